@@ -1,0 +1,46 @@
+# ruleslawyer: two commands for users (`make lab`, `make test`); the rest are their parts.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
+.PHONY: lab app test bench db browser clean
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[lab,test]'
+	@touch $(STAMP)
+
+## db: build the rules database (also built on first use)
+db: $(STAMP)
+	$(VENV)/bin/ruleslawyer build
+
+## lab: open the kit in JupyterLab on notebooks/00-start-here.ipynb
+lab: db
+	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/00-start-here.ipynb
+
+## app: serve the panels as a Voila app on http://127.0.0.1:8866
+app: db
+	$(VENV)/bin/voila --Voila.ip=127.0.0.1 --Voila.port=8866 --Voila.port_retries=0 notebooks/app.ipynb
+
+## browser: Debian chromium for the browser tests (installed when missing and we can)
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "note: /usr/bin/chromium is missing and cannot be installed without root; browser tests will be skipped"; fi; \
+	fi
+
+## test: the whole suite (unit, property, notebooks under nbval, browser)
+test: $(STAMP) browser
+	$(PY) -m pytest tests notebooks --nbval-lax --nbval-current-env -q
+
+## bench: run benchmarks/ and write BENCHMARKS.md
+bench: $(STAMP)
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,540 @@
+"""Build the rules database from the Markdown sources.
+
+The build reads every ``sources/<ruleset>/*.md`` file shipped with the package plus any house-rules
+folder, turns headings, paragraphs, list items and table rows into citable units, validates them
+(unique ids, resolvable cross-references, rollable-table coverage) and writes a SQLite file
+atomically: a temporary file beside the target, then a rename. A failed build raises
+:class:`BuildError` naming ``file:line`` for every problem and leaves any previous database as it was.
+
+The format of the sources is described in ``rulesdb/README.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sqlite3
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = [
+    "BuildError",
+    "BuildReport",
+    "HOUSE_RULES_ENV",
+    "DB_ENV",
+    "SOURCES_DIR",
+    "build",
+    "default_db_path",
+    "house_rules_dir",
+    "slugify",
+    "source_files",
+    "sources_digest",
+]
+
+SOURCES_DIR = Path(__file__).resolve().parent / "sources"
+SCHEMA_FILE = Path(__file__).resolve().parent / "schema.sql"
+HOUSE_RULES_ENV = "RULESLAWYER_HOUSE_RULES"
+DB_ENV = "RULESLAWYER_DB"
+SCHEMA_VERSION = "1"
+
+#: Characters the search layer uses as snippet markers; never allowed into stored text.
+MARK_CHARS = "\ue000\ue001"
+
+_DICE_HEADER = re.compile(r"^(\d*)[dD](\d+)$")
+_RANGE = re.compile(r"^(\d+)(?:\s*[–—-]\s*(\d+))?$")
+_TABLE_DIRECTIVE = re.compile(r"^<!--\s*table:\s*([^\s>]+)\s*-->$")
+_SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+class BuildError(ValueError):
+    """The sources could not be built. ``problems`` lists ``file:line: message`` strings."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = list(problems)
+        super().__init__("rules build failed:\n" + "\n".join(self.problems))
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    """What a build wrote: the database path and how many of each thing it holds."""
+
+    path: Path
+    files: int
+    sections: int
+    units: int
+    tables: int
+    refs: int
+    digest: str
+
+
+def slugify(text: str) -> str:
+    """Lowercase ASCII slug: accents stripped, every other run of characters becomes ``-``."""
+    folded = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")
+
+
+def default_db_path() -> Path:
+    """``$RULESLAWYER_DB``, else ``$XDG_CACHE_HOME/ruleslawyer/rules.db`` (``~/.cache`` by default)."""
+    env = os.environ.get(DB_ENV)
+    if env:
+        return Path(env).expanduser()
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "ruleslawyer" / "rules.db"
+
+
+def house_rules_dir(explicit: str | os.PathLike[str] | None = None) -> Path | None:
+    """The house-rules folder: the explicit argument, else ``$RULESLAWYER_HOUSE_RULES``, else None."""
+    value = explicit if explicit is not None else os.environ.get(HOUSE_RULES_ENV)
+    return Path(value).expanduser() if value else None
+
+
+def source_files(house_rules: Path | None = None) -> list[tuple[Path, str, bool]]:
+    """Every source file as ``(path, display name, is_house_rules)``, in a deterministic order."""
+    files = [(p, f"sources/{p.relative_to(SOURCES_DIR).as_posix()}", False)
+             for p in sorted(SOURCES_DIR.glob("*/*.md"))]
+    if house_rules is not None:
+        if not house_rules.is_dir():
+            raise BuildError([f"{house_rules}: house-rules folder does not exist"])
+        files += [(p, f"house/{p.relative_to(house_rules).as_posix()}", True)
+                  for p in sorted(house_rules.rglob("*.md"))]
+    return files
+
+
+def sources_digest(house_rules: Path | None = None) -> str:
+    """SHA-256 over the schema, every source file's name and bytes: the database's freshness key."""
+    h = hashlib.sha256()
+    h.update(SCHEMA_VERSION.encode())
+    h.update(SCHEMA_FILE.read_bytes())
+    for path, name, _ in source_files(house_rules):
+        h.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+# --------------------------------------------------------------------------------------------
+# Parsing
+
+
+@dataclass
+class _Unit:
+    id: str
+    ruleset: str
+    chapter: str
+    section: str
+    kind: str
+    depth: int
+    heading: str
+    breadcrumb: str
+    text: str
+    table_id: str | None
+    source_file: str
+    source_line: int
+
+
+@dataclass
+class _Table:
+    id: str
+    ruleset: str
+    chapter: str
+    section: str
+    name: str
+    title: str
+    columns: list[str]
+    dice: str | None
+    sides: int | None
+    source_file: str
+    source_line: int
+    rows: list[tuple[str, list[str], int | None, int | None]] = field(default_factory=list)
+
+
+@dataclass
+class _Doc:
+    chapters: list[tuple] = field(default_factory=list)
+    sections: list[tuple] = field(default_factory=list)
+    units: list[_Unit] = field(default_factory=list)
+    tables: list[_Table] = field(default_factory=list)
+    refs: list[tuple[str, str, str, str]] = field(default_factory=list)  # from, target, text, where
+    problems: list[str] = field(default_factory=list)
+
+
+def _parser():
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.front_matter import front_matter_plugin
+
+    # html=False: any HTML in a source is kept as plain text (and escaped when shown).
+    return MarkdownIt("commonmark", {"html": False}).enable("table").use(front_matter_plugin)
+
+
+def _inline_text(token) -> tuple[str, list[tuple[str, str]]]:
+    """Plain text of an inline token and the (target, link text) of every link in it."""
+    parts: list[str] = []
+    links: list[tuple[str, str]] = []
+    link_target: str | None = None
+    link_start = 0
+    for child in token.children or []:
+        if child.type in ("text", "code_inline", "html_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif child.type == "link_open":
+            link_target = str(child.attrs.get("href", ""))
+            link_start = len("".join(parts))
+        elif child.type == "link_close" and link_target is not None:
+            links.append((link_target, "".join(parts)[link_start:]))
+            link_target = None
+        elif child.type == "image":
+            parts.append(child.content)
+    text = "".join(parts)
+    for ch in MARK_CHARS:
+        text = text.replace(ch, "")
+    return re.sub(r"\s+", " ", text).strip(), links
+
+
+def _front_matter(raw: str, where: str, house: bool, doc: _Doc) -> dict | None:
+    import yaml
+
+    try:
+        meta = yaml.safe_load(raw) or {}
+    except yaml.YAMLError as exc:
+        doc.problems.append(f"{where}: front matter is not valid YAML: {exc}".replace("\n", " "))
+        return None
+    if not isinstance(meta, dict):
+        doc.problems.append(f"{where}: front matter must be a mapping of keys to values")
+        return None
+    for key in ("ruleset", "chapter", "title"):
+        if not meta.get(key):
+            doc.problems.append(f"{where}: front matter needs '{key}'")
+            return None
+    for key in ("ruleset", "chapter"):
+        value = str(meta[key])
+        if not _SLUG_RE.match(value):
+            doc.problems.append(
+                f"{where}: front matter '{key}' must be a lowercase slug (a-z, 0-9, -), got {value!r}")
+            return None
+    meta.setdefault("ruleset_title", str(meta["ruleset"]).replace("-", " ").title())
+    meta.setdefault("kind", "house-rules" if house else "chapter")
+    meta.setdefault("provenance", "house rules" if house else "")
+    return meta
+
+
+def _parse_range(cell: str, sides: int) -> tuple[int, int] | None:
+    m = _RANGE.match(cell.strip())
+    if not m:
+        return None
+
+    def face(s: str) -> int:
+        # "00" reads as 100 on a d100 (and as the die's maximum generally).
+        return sides if s in ("00", "0") and sides % 10 == 0 else int(s)
+
+    low = face(m.group(1))
+    high = face(m.group(2)) if m.group(2) else low
+    return low, high
+
+
+def _parse_file(path: Path, name: str, house: bool, md, doc: _Doc) -> None:
+    text = path.read_text(encoding="utf-8")
+    tokens = md.parse(text)
+    if not tokens or tokens[0].type != "front_matter":
+        doc.problems.append(f"{name}:1: missing front matter (--- ruleset/chapter/title ---)")
+        return
+    meta = _front_matter(tokens[0].content, f"{name}:1", house, doc)
+    if meta is None:
+        return
+    ruleset, chapter = str(meta["ruleset"]), str(meta["chapter"])
+    ruleset_title, chapter_title = str(meta["ruleset_title"]), str(meta["title"])
+    chapter_id = f"{ruleset}/{chapter}"
+    doc.chapters.append((ruleset, chapter, ruleset_title, chapter_title, str(meta["kind"]),
+                         str(meta.get("provenance") or "").strip(), name))
+
+    # (level, slug, title) stack below the chapter.
+    stack: list[tuple[int, str, str]] = []
+    counters: dict[str, int] = {}
+    seen_h1 = False
+    section_id = chapter_id
+    depth = 0
+    pending_table: tuple[str, int] | None = None
+    item_first_para: list[bool] = []
+    table: _Table | None = None
+    row_cells: list[str] = []
+    row_line = 0
+    in_thead = False
+
+    def trail() -> list[str]:
+        return [title for _, _, title in stack]
+
+    def crumb(extra: str = "") -> str:
+        return " › ".join([ruleset_title, chapter_title, *trail()]) + extra
+
+    def add_unit(kind: str, body: str, line: int, table_id: str | None = None) -> str:
+        counters[section_id] = counters.get(section_id, 0) + 1
+        n = counters[section_id]
+        uid = f"{section_id}#{n}"
+        doc.units.append(_Unit(uid, ruleset, chapter, section_id, kind, depth,
+                               " ".join(trail()) or chapter_title, crumb(f" ¶{n}"), body,
+                               table_id, name, line))
+        return uid
+
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        line = (tok.map[0] + 1) if tok.map else 0
+        where = f"{name}:{line}"
+        if tok.type == "heading_open":
+            level = int(tok.tag[1])
+            title, links = _inline_text(tokens[i + 1])
+            if links:
+                doc.problems.append(f"{where}: links are not allowed in headings")
+            if level == 1:
+                if seen_h1:
+                    doc.problems.append(f"{where}: a second level-1 heading; a file holds one chapter")
+                seen_h1 = True
+                doc.sections.append((chapter_id, ruleset, chapter, None, chapter_title, 1))
+                doc.units.append(_Unit(chapter_id, ruleset, chapter, chapter_id, "heading", 0,
+                                       chapter_title, " › ".join([ruleset_title, chapter_title]),
+                                       title, None, name, line))
+            else:
+                if not seen_h1:
+                    doc.problems.append(f"{where}: a level-{level} heading before the '# Chapter' heading")
+                slug = slugify(title)
+                if not slug:
+                    doc.problems.append(f"{where}: heading {title!r} has no letters or digits to make an id")
+                    slug = f"section-{line}"
+                while stack and stack[-1][0] >= level:
+                    stack.pop()
+                if not stack and slug == "tables":
+                    doc.problems.append(f"{where}: a top-level section may not be called 'Tables' (reserved)")
+                stack.append((level, slug, title))
+                parent = f"{chapter_id}/" + "/".join(s for _, s, _ in stack[:-1]) if len(stack) > 1 else chapter_id
+                section_id = f"{chapter_id}/" + "/".join(s for _, s, _ in stack)
+                doc.sections.append((section_id, ruleset, chapter, parent, title, level))
+                doc.units.append(_Unit(section_id, ruleset, chapter, section_id, "heading", 0,
+                                       " ".join(trail()), crumb(), title, None, name, line))
+            i += 3
+            continue
+        if tok.type in ("bullet_list_open", "ordered_list_open"):
+            depth += 1
+        elif tok.type in ("bullet_list_close", "ordered_list_close"):
+            depth -= 1
+        elif tok.type == "list_item_open":
+            item_first_para.append(True)
+        elif tok.type == "list_item_close":
+            item_first_para.pop()
+        elif tok.type == "paragraph_open":
+            body, links = _inline_text(tokens[i + 1])
+            directive = _TABLE_DIRECTIVE.match(body)
+            if directive and depth == 0:
+                pending_table = (directive.group(1), line)
+                if not _SLUG_RE.match(pending_table[0]):
+                    doc.problems.append(f"{where}: table name {pending_table[0]!r} must be a lowercase slug")
+            elif body:
+                if not seen_h1:
+                    doc.problems.append(f"{where}: text before the '# Chapter' heading")
+                kind = "paragraph"
+                if item_first_para and item_first_para[-1]:
+                    kind = "item"
+                    item_first_para[-1] = False
+                uid = add_unit(kind, body, line)
+                for target, link_text in links:
+                    doc.refs.append((uid, target, link_text, where))
+            i += 3
+            continue
+        elif tok.type == "table_open":
+            tname, tline = pending_table if pending_table else (section_id.rsplit("/", 1)[-1], line)
+            if pending_table and tline < line - 3:
+                doc.problems.append(f"{name}:{tline}: table name directive is not followed by a table")
+            pending_table = None
+            tid = f"{chapter_id}/tables/{tname}"
+            title = stack[-1][2] if stack else chapter_title
+            table = _Table(tid, ruleset, chapter, section_id, tname, title, [], None, None, name, line)
+        elif tok.type == "thead_open":
+            in_thead = True
+        elif tok.type == "thead_close":
+            in_thead = False
+        elif tok.type == "tr_open":
+            row_cells = []
+            row_line = line
+        elif tok.type in ("th_open", "td_open"):
+            cell, links = _inline_text(tokens[i + 1])
+            row_cells.append(cell)
+            if links:
+                # Attributed to the row's unit id once the row closes.
+                for target, link_text in links:
+                    doc.refs.append(("@row", target, link_text, f"{name}:{row_line}"))
+            i += 3
+            continue
+        elif tok.type == "tr_close" and table is not None:
+            if in_thead:
+                table.columns = row_cells
+                m = _DICE_HEADER.match(row_cells[0].strip()) if row_cells else None
+                if m:
+                    table.dice = row_cells[0].strip()
+                    table.sides = int(m.group(2))
+            else:
+                cells = row_cells + [""] * (len(table.columns) - len(row_cells))
+                body = " | ".join(c for c in cells if c)
+                uid = add_unit("row", body, row_line, table.id)
+                # Links found in this row's cells belong to the row unit.
+                for k in range(len(doc.refs) - 1, -1, -1):
+                    if doc.refs[k][0] != "@row":
+                        break
+                    doc.refs[k] = (uid, *doc.refs[k][1:])
+                low = high = None
+                if table.sides:
+                    rng = _parse_range(cells[0], table.sides)
+                    if rng is None:
+                        doc.problems.append(
+                            f"{name}:{row_line}: rollable table {table.id}: first cell {cells[0]!r} "
+                            f"is not a face or a range of {table.dice}")
+                    else:
+                        low, high = rng
+                table.rows.append((uid, cells, low, high))
+        elif tok.type == "table_close" and table is not None:
+            _check_coverage(table, doc)
+            doc.tables.append(table)
+            table = None
+        i += 1
+    if not seen_h1:
+        doc.problems.append(f"{name}:1: no '# Chapter' heading")
+    if pending_table:
+        doc.problems.append(f"{name}:{pending_table[1]}: table name directive is not followed by a table")
+
+
+def _check_coverage(table: _Table, doc: _Doc) -> None:
+    if not table.sides:
+        return
+    hits: dict[int, int] = {}
+    for uid, _, low, high in table.rows:
+        if low is None:
+            continue
+        line = next(u.source_line for u in reversed(doc.units) if u.id == uid)
+        if low > high or low < 1 or high > table.sides:
+            doc.problems.append(
+                f"{table.source_file}:{line}: rollable table {table.id}: range {low}–{high} "
+                f"is outside 1–{table.sides}")
+            continue
+        for face in range(low, high + 1):
+            if face in hits:
+                doc.problems.append(
+                    f"{table.source_file}:{line}: rollable table {table.id}: {face} is covered twice "
+                    f"(also on line {hits[face]})")
+            hits.setdefault(face, line)
+    missing = [f for f in range(1, table.sides + 1) if f not in hits]
+    if missing:
+        shown = ", ".join(map(str, missing[:10])) + (" …" if len(missing) > 10 else "")
+        doc.problems.append(
+            f"{table.source_file}:{table.source_line}: rollable table {table.id} ({table.dice}) "
+            f"does not cover {shown}")
+
+
+def _validate(doc: _Doc) -> None:
+    seen: dict[str, str] = {}
+    for u in doc.units:
+        where = f"{u.source_file}:{u.source_line}"
+        if u.id in seen:
+            doc.problems.append(f"{where}: duplicate id {u.id} (first at {seen[u.id]})")
+        else:
+            seen[u.id] = where
+    chapters: dict[tuple[str, str], str] = {}
+    for c in doc.chapters:
+        key = (c[0], c[1])
+        if key in chapters:
+            doc.problems.append(f"{c[6]}:1: chapter {c[0]}/{c[1]} is already defined in {chapters[key]}")
+        chapters.setdefault(key, c[6])
+    tables: dict[str, str] = {}
+    for t in doc.tables:
+        if t.id in tables:
+            doc.problems.append(f"{t.source_file}:{t.source_line}: duplicate table id {t.id} "
+                                f"(first at {tables[t.id]}); name it with <!-- table: NAME -->")
+        tables.setdefault(t.id, f"{t.source_file}:{t.source_line}")
+    targets = set(seen) | set(tables)
+    for from_id, target, _text, where in doc.refs:
+        if target not in targets:
+            doc.problems.append(f"{where}: cross-reference to {target!r}, which does not exist")
+
+
+def _parse_all(house_rules: Path | None) -> _Doc:
+    md = _parser()
+    doc = _Doc()
+    for path, name, house in source_files(house_rules):
+        try:
+            _parse_file(path, name, house, md, doc)
+        except UnicodeDecodeError as exc:
+            doc.problems.append(f"{name}:1: not UTF-8 text ({exc.reason})")
+    _validate(doc)
+    return doc
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+
+
+def _write(conn: sqlite3.Connection, doc: _Doc, digest: str) -> None:
+    conn.executescript(SCHEMA_FILE.read_text(encoding="utf-8"))
+    conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted({
+        "schema_version": SCHEMA_VERSION,
+        "sources_digest": digest,
+    }.items()))
+    conn.executemany("INSERT INTO chapters VALUES (?, ?, ?, ?, ?, ?, ?)", sorted(doc.chapters))
+    conn.executemany(
+        "INSERT INTO sections (id, ruleset, chapter, parent, title, level, ord) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(*s, n) for n, s in enumerate(doc.sections, 1)])
+    conn.executemany(
+        "INSERT INTO units (rowid, id, ruleset, chapter, section, kind, ord, depth, heading, breadcrumb,"
+        " text, table_id, source_file, source_line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(n, u.id, u.ruleset, u.chapter, u.section, u.kind, n, u.depth, u.heading, u.breadcrumb,
+          u.text, u.table_id, u.source_file, u.source_line) for n, u in enumerate(doc.units, 1)])
+    conn.executemany(
+        "INSERT INTO rule_tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(t.id, t.ruleset, t.chapter, t.section, t.name, t.title, json.dumps(t.columns, ensure_ascii=False),
+          t.dice, t.sides, t.source_file, t.source_line) for t in sorted(doc.tables, key=lambda t: t.id)])
+    conn.executemany(
+        "INSERT INTO table_rows VALUES (?, ?, ?, ?, ?, ?)",
+        [(t.id, k, uid, json.dumps(cells, ensure_ascii=False), low, high)
+         for t in sorted(doc.tables, key=lambda t: t.id) for k, (uid, cells, low, high) in enumerate(t.rows, 1)])
+    conn.executemany("INSERT INTO refs VALUES (?, ?, ?)", sorted((f, t, x) for f, t, x, _ in doc.refs))
+    conn.execute("INSERT INTO units_fts(units_fts) VALUES ('rebuild')")
+    conn.execute("INSERT INTO units_plain_fts(units_plain_fts) VALUES ('rebuild')")
+    conn.execute("INSERT INTO units_fts(units_fts) VALUES ('optimize')")
+    conn.execute("INSERT INTO units_plain_fts(units_plain_fts) VALUES ('optimize')")
+
+
+def build(out: str | os.PathLike[str] | None = None,
+          house_rules: str | os.PathLike[str] | None = None) -> BuildReport:
+    """Build the rules database.
+
+    Args:
+        out: target SQLite file; defaults to :func:`default_db_path`.
+        house_rules: a folder of house-rules ``*.md`` files; defaults to ``$RULESLAWYER_HOUSE_RULES``.
+
+    Returns:
+        A :class:`BuildReport` with the path and counts.
+
+    Raises:
+        BuildError: the sources are invalid (each problem as ``file:line: message``); nothing is
+            written and an existing database at ``out`` is left untouched.
+    """
+    target = Path(out).expanduser() if out is not None else default_db_path()
+    house = house_rules_dir(house_rules)
+    doc = _parse_all(house)
+    if doc.problems:
+        raise BuildError(doc.problems)
+    digest = sources_digest(house)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    try:
+        tmp.unlink(missing_ok=True)
+        conn = sqlite3.connect(tmp)
+        try:
+            with conn:
+                _write(conn, doc, digest)
+            conn.execute("VACUUM")
+        finally:
+            conn.close()
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return BuildReport(target, len(doc.chapters), len(doc.sections), len(doc.units), len(doc.tables),
+                       len(doc.refs), digest)

@@ -1,0 +1,73 @@
+"""The ``ruleslawyer`` command line: everything the panels do, with ``--json`` output.
+
+Each subcommand lives in a module of :mod:`ruleslawyer.commands` exposing
+``register(subparsers)``; a module's top level imports only the standard library so that a cold
+``ruleslawyer search`` stays fast. Errors print one line (``ruleslawyer: error: ...``) and exit 1;
+usage errors exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Sequence
+
+__all__ = ["main", "build_parser", "print_json", "COMMAND_MODULES"]
+
+#: Modules of ruleslawyer.commands, in the order their subcommands appear in --help.
+COMMAND_MODULES: tuple[str, ...] = (
+    "db",
+)
+
+
+def print_json(obj) -> None:
+    """Print ``obj`` (a dict/list, or anything with ``to_dict()``) as indented JSON."""
+    if hasattr(obj, "to_dict"):
+        obj = obj.to_dict()
+    json.dump(obj, sys.stdout, ensure_ascii=False, indent=2, default=str)
+    sys.stdout.write("\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ruleslawyer",
+        description="Search the combat rules of Mastery, Mythras and Against the Darkmaster, roll on "
+                    "their tables and resolve exchanges with every step cited.")
+    parser.add_argument("--db", help="rules database path (default: $RULESLAWYER_DB or ~/.cache/ruleslawyer/rules.db)")
+    parser.add_argument("--house-rules", metavar="DIR",
+                        help="folder of house-rules Markdown to build in (default: $RULESLAWYER_HOUSE_RULES)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"ruleslawyer.commands.{name}").register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.house_rules:
+        import os
+        os.environ["RULESLAWYER_HOUSE_RULES"] = args.house_rules
+    if args.db:
+        import os
+        os.environ["RULESLAWYER_DB"] = args.db
+    try:
+        return int(args.func(args) or 0)
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    except (ValueError, LookupError, OSError) as exc:
+        message = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+        message = message.strip() or exc.__class__.__name__
+        if exc.__class__.__name__ != "BuildError":  # a build error lists one file:line per line
+            message = " ".join(message.split())
+        print(f"ruleslawyer: error: {message}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

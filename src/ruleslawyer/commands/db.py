@@ -1,0 +1,154 @@
+"""Database subcommands: build, search, show, tables, table, roll."""
+
+from __future__ import annotations
+
+import argparse
+import html
+import re
+import sys
+
+__all__ = ["register"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("build", help="build the rules database from the Markdown sources")
+    p.add_argument("--out", help="where to write the database (default: the standard location)")
+    p.add_argument("--json", action="store_true", help="print the build report as JSON")
+    p.set_defaults(func=_build)
+
+    p = sub.add_parser("search", help="full-text search of the rules")
+    p.add_argument("query", nargs="+", help="words, \"a phrase\", or a prefix*")
+    p.add_argument("--ruleset", help="mastery, mythras, darkmaster (or a house-rules ruleset)")
+    p.add_argument("--limit", type=int, default=10, help="maximum hits (1-1000, default 10)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_search)
+
+    p = sub.add_parser("show", help="a rule by citation id, with its neighbours and breadcrumb")
+    p.add_argument("id", help="citation id, e.g. mastery/combat/death/fighting-on#2")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_show)
+
+    p = sub.add_parser("tables", help="list the tables (rollable ones show their die)")
+    p.add_argument("--ruleset")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_tables)
+
+    p = sub.add_parser("table", help="print a table")
+    p.add_argument("id", help="table id, e.g. mastery/combat/tables/trauma")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--csv", action="store_true")
+    fmt.add_argument("--json", action="store_true")
+    p.set_defaults(func=_table)
+
+    p = sub.add_parser("roll", help="roll on a rollable table")
+    p.add_argument("id", help="table id, e.g. mastery/combat/tables/trauma")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--roll", type=int, help="use this die result instead of rolling")
+    how.add_argument("--seed", type=int, help="seed the roll so it can be repeated")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_roll)
+
+
+def _plain_snippet(snippet: str) -> str:
+    bold = sys.stdout.isatty()
+    s = snippet.replace("<mark>", "\033[1m" if bold else "[").replace("</mark>", "\033[0m" if bold else "]")
+    return html.unescape(s)
+
+
+def _build(args) -> int:
+    from ruleslawyer.rulesdb import build, reset_cache
+
+    report = build(args.out)
+    reset_cache()
+    if args.json:
+        from ruleslawyer.cli import print_json
+        print_json({"path": str(report.path), "files": report.files, "sections": report.sections,
+                    "units": report.units, "tables": report.tables, "refs": report.refs,
+                    "digest": report.digest})
+    else:
+        print(f"built {report.path}: {report.units} units in {report.sections} sections, "
+              f"{report.tables} tables, {report.refs} cross-references from {report.files} files")
+    return 0
+
+
+def _search(args) -> int:
+    from ruleslawyer.rulesdb import search
+
+    results = search(" ".join(args.query), ruleset=args.ruleset, limit=args.limit)
+    if args.json:
+        from ruleslawyer.cli import print_json
+        print_json(results)
+        return 0
+    if not results:
+        print(results.hint)
+        return 0
+    for n, hit in enumerate(results, 1):
+        print(f"{n}. {hit.breadcrumb}  [{hit.id}]")
+        print(f"   {_plain_snippet(hit.snippet)}")
+    return 0
+
+
+def _show(args) -> int:
+    from ruleslawyer.rulesdb import context
+
+    ctx = context(args.id)
+    if args.json:
+        from ruleslawyer.cli import print_json
+        print_json(ctx)
+        return 0
+    print(ctx.rule.breadcrumb)
+    print(f"[{ctx.rule.id}]  ({ctx.rule.source})")
+    print()
+    for r in ctx.before:
+        print(f"  {r.text}")
+    print(f"> {ctx.rule.text}")
+    for r in ctx.after:
+        print(f"  {r.text}")
+    return 0
+
+
+def _tables(args) -> int:
+    from ruleslawyer.rulesdb import list_tables
+
+    tables = list_tables(args.ruleset)
+    if args.json:
+        from ruleslawyer.cli import print_json
+        print_json([t.to_dict() for t in tables])
+        return 0
+    width = max((len(t.id) for t in tables), default=0)
+    for t in tables:
+        die = f"roll {t.dice}" if t.dice else ""
+        print(f"{t.id:<{width}}  {t.rows:>3} rows  {die:<9} {t.title}")
+    return 0
+
+
+def _table(args) -> int:
+    from ruleslawyer.rulesdb import table
+
+    frame = table(args.id)
+    if args.csv:
+        frame.to_csv(sys.stdout, index=False)
+    elif args.json:
+        from ruleslawyer.cli import print_json
+        print_json({"id": frame.attrs["table_id"], "title": frame.attrs["title"],
+                    "columns": list(frame.columns), "rows": frame.to_dict(orient="records")})
+    else:
+        print(frame.attrs["title"])
+        print(frame.drop(columns=["citation"]).to_string(index=False, max_colwidth=70))
+    return 0
+
+
+def _roll(args) -> int:
+    from ruleslawyer.rulesdb import roll
+
+    result = roll(args.id, roll=args.roll, seed=args.seed)
+    if args.json:
+        from ruleslawyer.cli import print_json
+        print_json(result)
+        return 0
+    print(f"{result.dice} = {result.roll}" + (f"  (seed {result.seed})" if result.seed is not None else ""))
+    for col, cell in result.cells.items():
+        if cell:
+            print(f"  {col}: {cell}")
+    print(f"  [{result.row.unit_id}]")
+    return 0

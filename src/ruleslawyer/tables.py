@@ -1,0 +1,130 @@
+"""Rule tables as data, and rolling on a rollable one.
+
+A :class:`RuleTable` is loaded from the rules database (``ruleslawyer.rulesdb.load_table``); this
+module only looks rows up and rolls, so every roll lands on the row the book prints, with that row's
+citation id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .dice import Dice
+from .errors import RulesInputError
+from .trace import Citation, Step, StepKind, TracedResult
+
+__all__ = ["RuleTable", "TableRow", "TableRoll", "roll_table"]
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One row: its 1-based index, citation id, cells (one string per column), and die range."""
+
+    index: int
+    unit_id: str
+    cells: tuple[str, ...]
+    low: int | None = None
+    high: int | None = None
+
+    def as_dict(self, columns: tuple[str, ...]) -> dict[str, str]:
+        """The row as ``{column header: cell}``."""
+        return dict(zip(columns, self.cells))
+
+
+@dataclass(frozen=True)
+class RuleTable:
+    """A table of the rules database.
+
+    Attributes:
+        id: table id, ``<ruleset>/<chapter>/tables/<name>`` (e.g. ``mastery/combat/tables/trauma``).
+        title: the heading the table sits under.
+        ruleset: ruleset id.
+        section: citation id of the section holding the table.
+        columns: header cells.
+        rows: the rows in book order.
+        dice: the die of a rollable table (``d100``), else None.
+        sides: faces of that die, else None.
+    """
+
+    id: str
+    title: str
+    ruleset: str
+    section: str
+    columns: tuple[str, ...]
+    rows: tuple[TableRow, ...]
+    dice: str | None = None
+    sides: int | None = None
+
+    @property
+    def rollable(self) -> bool:
+        return self.sides is not None
+
+    def row_for(self, face: int) -> TableRow:
+        """The row covering ``face``.
+
+        Raises:
+            RulesInputError: the table is not rollable, or ``face`` is outside 1..sides.
+        """
+        if not self.rollable:
+            raise RulesInputError("table", f"{self.id} is not a rollable table (its first column is "
+                                           f"{self.columns[0]!r}, not a die)")
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= self.sides:
+            raise RulesInputError("roll", f"a {self.dice} roll must be a whole number from 1 to "
+                                          f"{self.sides}, got {face!r}")
+        for row in self.rows:
+            if row.low is not None and row.low <= face <= row.high:
+                return row
+        raise RulesInputError("roll", f"no row of {self.id} covers {face}")  # the build forbids this
+
+
+@dataclass(frozen=True)
+class TableRoll(TracedResult):
+    """The result of rolling on a table: the face, the row (with its citation) and the trace."""
+
+    table_id: str
+    dice: str
+    roll: int
+    row: TableRow
+    columns: tuple[str, ...]
+    seed: int | None
+    trace: Step
+
+    @property
+    def cells(self) -> dict[str, str]:
+        return self.row.as_dict(self.columns)
+
+
+def roll_table(table: RuleTable, *, roll: int | None = None, dice: Dice | None = None,
+               slot: str = "table") -> TableRoll:
+    """Roll the table's die (or take ``roll`` as the face rolled) and return the row it lands on.
+
+    Args:
+        table: a rollable :class:`RuleTable`.
+        roll: the face already rolled at the table, 1..sides; None to roll.
+        dice: the dice to roll with (seeded or scripted); a fresh unseeded one if None.
+        slot: scripted-dice slot name for the roll.
+
+    Raises:
+        RulesInputError: the table is not rollable or ``roll`` is out of range.
+    """
+    if not table.rollable:
+        table.row_for(1)  # raises the not-rollable error
+    seed = None
+    if roll is None:
+        dice = dice or Dice()
+        seed = dice.seed
+        face = dice.roll(table.sides, slot)
+        how = f"rolled {table.dice}" + (f" (seed {seed})" if seed is not None else "")
+    else:
+        face = roll
+        how = f"{table.dice} result entered"
+    row = table.row_for(face)
+    span = f"{row.low}" if row.low == row.high else f"{row.low}–{row.high}"
+    trace = Step.of(
+        StepKind.RESULT, f"{table.title}: {row.cells[1] if len(row.cells) > 1 else row.cells[0]}",
+        value=face,
+        detail=f"{how}: {face}, row {span}",
+        cites=[Citation(row.unit_id, f"row {span} of {table.id}")],
+        children=[Step.of(StepKind.ROLL, how, value=face, cites=[table.section])],
+    )
+    return TableRoll(table.id, table.dice, face, row, table.columns, seed, trace)
