@@ -19,6 +19,7 @@ __all__ = ["main", "build_parser", "print_json", "COMMAND_MODULES"]
 #: Modules of ruleslawyer.commands, in the order their subcommands appear in --help.
 COMMAND_MODULES: tuple[str, ...] = (
     "db",
+    "engines",
 )
 
 

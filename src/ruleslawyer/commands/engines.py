@@ -1,0 +1,113 @@
+"""Engine subcommands shared by every ruleset: ``exchange``, ``sequence``, ``initiative``, ``odds``.
+
+Each subcommand takes a positional ``ruleset`` and dispatches to the handler a ruleset's own
+command module registered at import::
+
+    from ruleslawyer.commands import engines
+    engines.HANDLERS[("exchange", "mastery")] = _exchange      # handler(args) -> exit code
+    engines.add_option("exchange", "--distance", help="...")  # optional extra flag
+
+This module knows no ruleset: the ``ruleset`` choices are read from :data:`HANDLERS` when the
+command line is parsed (after every module in ``COMMAND_MODULES`` has been imported), so the order
+of ``COMMAND_MODULES`` does not matter. Common options for every subcommand: ``--input FILE.json``,
+``--seed S``, ``--json``, ``--schema`` and ``--ruling ID=ANSWER`` (repeatable; collected into
+``args.rulings`` as a dict). Top level imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Iterator
+
+__all__ = ["HANDLERS", "COMMANDS", "register", "add_option", "rulesets_for"]
+
+#: Subcommands and their help line.
+COMMANDS: dict[str, str] = {
+    "exchange": "resolve one attack/defense exchange, every step cited",
+    "sequence": "resolve a round's order of action (initiative, phases, holds), every step cited",
+    "initiative": "roll or order initiative for a set of combatants",
+    "odds": "probabilities of an exchange or roll under a ruleset's rules",
+}
+
+#: (command, ruleset) -> handler(args) -> exit code. Filled by each engine's command module.
+HANDLERS: dict[tuple[str, str], Callable[[argparse.Namespace], int]] = {}
+
+_EXTRA: list[tuple[str, tuple[str, ...], dict]] = []
+_PARSERS: dict[str, argparse.ArgumentParser] = {}
+
+
+def rulesets_for(command: str) -> list[str]:
+    """Sorted rulesets that registered a handler for ``command``."""
+    return sorted({r for (c, r) in HANDLERS if c == command})
+
+
+class _Choices:
+    """A live view of the rulesets registered for one command (argparse ``choices``)."""
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+
+    def __contains__(self, item: object) -> bool:
+        return (self.command, item) in HANDLERS
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(rulesets_for(self.command))
+
+
+def _apply(parser: argparse.ArgumentParser, flags: tuple[str, ...], kwargs: dict) -> None:
+    existing = set(parser._option_string_actions)
+    if all(f in existing for f in flags):
+        return  # another ruleset already added the same option
+    parser.add_argument(*flags, **kwargs)
+
+
+def add_option(command: str, *flags: str, **kwargs) -> None:
+    """Add an extra option to one engine subcommand (for a ruleset that needs it).
+
+    Args:
+        command: one of :data:`COMMANDS`.
+        *flags, **kwargs: as for ``argparse.ArgumentParser.add_argument``; an option whose flags
+            already exist is skipped (first registration wins).
+
+    Raises:
+        ValueError: unknown command.
+    """
+    if command not in COMMANDS:
+        raise ValueError(f"command: unknown engine command {command!r}; allowed: {', '.join(COMMANDS)}")
+    _EXTRA.append((command, flags, kwargs))
+    if command in _PARSERS:
+        _apply(_PARSERS[command], flags, kwargs)
+
+
+def _ruling(text: str) -> tuple[str, str]:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"expected ID=ANSWER, got {text!r}")
+    key, _, value = text.partition("=")
+    return key.strip(), value.strip()
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    args.rulings = dict(args.ruling or [])
+    handler = HANDLERS.get((args.command, args.ruleset))
+    if handler is None:
+        allowed = ", ".join(rulesets_for(args.command)) or "none registered"
+        raise ValueError(f"ruleset: no {args.command} engine for {args.ruleset!r}; allowed: {allowed}")
+    return int(handler(args) or 0)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    for command, help_text in COMMANDS.items():
+        p = sub.add_parser(command, help=help_text)
+        p.add_argument("ruleset", choices=_Choices(command), metavar="RULESET",
+                       help="ruleset whose engine to use (see the error for the registered ones)")
+        p.add_argument("--input", metavar="FILE.json", help="input file (see --schema)")
+        p.add_argument("--seed", type=int, help="seed the dice so the result can be repeated")
+        p.add_argument("--json", action="store_true", help="print the result and trace as JSON")
+        p.add_argument("--schema", action="store_true", help="print the documented input format and exit")
+        p.add_argument("--ruling", action="append", type=_ruling, metavar="ID=ANSWER",
+                       help="override a registered ruling (repeatable); see `ruleslawyer rulings`")
+        p.set_defaults(func=_dispatch)
+        _PARSERS[command] = p
+        for cmd, flags, kwargs in _EXTRA:
+            if cmd == command:
+                _apply(p, flags, kwargs)
