@@ -315,3 +315,29 @@ def test_traced_result_needs_a_dataclass():
 
     with pytest.raises(TypeError):
         NotADataclass().to_dict()
+
+
+# --------------------------------------------------------------------------- purity
+
+
+def test_core_modules_stay_pure_and_export_what_they_list():
+    import ast
+    import importlib
+    from pathlib import Path
+
+    import ruleslawyer
+
+    forbidden = {"sqlite3", "pandas", "ipywidgets", "IPython"}
+    pkg = Path(ruleslawyer.__file__).parent
+    for name in ("trace", "dice", "render", "errors"):
+        tree = ast.parse((pkg / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                roots = {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                roots = {(node.module or "").split(".")[0]}
+            else:
+                continue
+            assert not roots & forbidden, f"{name}.py imports {roots & forbidden}"
+        module = importlib.import_module(f"ruleslawyer.{name}")
+        assert module.__all__ and all(hasattr(module, n) for n in module.__all__)

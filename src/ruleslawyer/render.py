@@ -153,8 +153,8 @@ def _md(text: str, line_start: bool = False) -> str:
     """Escape text for inline Markdown: HTML-escape, then backslash-escape Markdown syntax.
 
     ``<``, ``>`` and ``&`` become entities (so no raw HTML reaches a notebook
-    cell); emphasis, code, link and table characters get a backslash; a
-    with ``line_start`` a leading character that would start a heading, quote
+    cell); emphasis, code, link and table characters get a backslash; with
+    ``line_start`` a leading character that would start a heading, quote
     or list is escaped too.
     """
     flat = html.escape(_one_line(text), quote=False)
@@ -178,11 +178,12 @@ def to_markdown(step: Step, resolve: Resolver | None = None) -> str:
     """Render a trace as a nested Markdown bullet list.
 
     Each step is a bullet: ``**label**: value``, the detail in italics on the
-    next line, then one line per citation (lines end in a ``\\`` hard break), ``Rule: [breadcrumb ¶n](#rule-id)``
+    next line, then one line per citation, ``Rule: [breadcrumb ¶n](#rule-id)``
     (the id is the link text without ``resolve``), followed, when ``resolve``
     finds the rule, by a blockquote of its text. Rulings read
     ``Ruling: `ruling.id` = **answer**`` so they never pass for the book.
-    Children are nested bullets indented two spaces per level.
+    Lines of one item end in a backslash hard break. Children are nested
+    bullets indented two spaces per level.
 
     All text is HTML-escaped and Markdown-escaped, so stored text cannot inject
     markup into a notebook cell.
