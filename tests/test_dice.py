@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ruleslawyer.dice import (
     DEFAULT_EXPLOSION_CAP,
@@ -287,3 +289,27 @@ def test_parse_dice_rejects_non_strings():
         parse_dice(6)  # type: ignore[arg-type]
     with pytest.raises(RulesInputError):
         Dice(seed=1).roll_expr("2x6", "a")
+
+
+# --------------------------------------------------------------------------- properties
+
+terms = st.tuples(st.sampled_from("+-"), st.integers(1, 4), st.sampled_from([1, 2, 3, 4, 6, 8, 10, 12, 20, 100]))
+
+
+@given(st.lists(terms, min_size=1, max_size=3), st.integers(-5, 5), st.integers(0, 2**32 - 1))
+def test_any_simple_expression_parses_and_rolls_within_its_range(parts, constant, seed):
+    text = "".join(f"{sign}{count}d{sides}" for sign, count, sides in parts) + f"{constant:+d}"
+    expr = parse_dice(text)
+    assert expr.dice_count == sum(count for _, count, _ in parts)
+    total, faces = Dice(seed=seed).roll_expr(expr, "x")
+    assert expr.min <= total <= expr.max
+    assert len(faces) == expr.dice_count
+
+
+@given(st.integers(1, 12), st.integers(0, 30), st.integers(0, 2**32 - 1))
+def test_exploding_shape_holds_for_any_seed(sides, cap, seed):
+    got = Dice(seed=seed).exploding(sides, "x", cap=cap)
+    assert got.total == sum(got.faces)
+    assert 1 <= len(got.faces) <= cap + 1
+    assert all(f == sides for f in got.faces[:-1])
+    assert got.capped == (got.faces[-1] == sides and len(got.faces) == cap + 1)
