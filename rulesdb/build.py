@@ -470,11 +470,12 @@ def _parse_all(house_rules: Path | None) -> _Doc:
 # Writing
 
 
-def _write(conn: sqlite3.Connection, doc: _Doc, digest: str) -> None:
+def _write(conn: sqlite3.Connection, doc: _Doc, digest: str, house: Path | None) -> None:
     conn.executescript(SCHEMA_FILE.read_text(encoding="utf-8"))
     conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted({
         "schema_version": SCHEMA_VERSION,
         "sources_digest": digest,
+        "house_rules": str(house.resolve()) if house else "",
     }.items()))
     conn.executemany("INSERT INTO chapters VALUES (?, ?, ?, ?, ?, ?, ?)", sorted(doc.chapters))
     conn.executemany(
@@ -528,7 +529,7 @@ def build(out: str | os.PathLike[str] | None = None,
         conn = sqlite3.connect(tmp)
         try:
             with conn:
-                _write(conn, doc, digest)
+                _write(conn, doc, digest, house)
             conn.execute("VACUUM")
         finally:
             conn.close()

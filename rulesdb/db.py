@@ -21,23 +21,24 @@ class RulesDatabaseWarning(UserWarning):
     """The sources could not be rebuilt, so an older database is being used."""
 
 
-def _stored_digest(path: Path) -> str | None:
+def _stored_meta(path: Path) -> dict[str, str]:
     try:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         try:
-            row = conn.execute("SELECT value FROM meta WHERE key = 'sources_digest'").fetchone()
+            return dict(conn.execute("SELECT key, value FROM meta").fetchall())
         finally:
             conn.close()
     except sqlite3.Error:
-        return None
-    return row[0] if row else None
+        return {}
 
 
 def ensure_database(path: str | os.PathLike[str] | None = None,
                     house_rules: str | os.PathLike[str] | None = None) -> Path:
     """Return the path of an up-to-date database, building it first if missing or stale.
 
-    Stale means the sources (package Markdown plus house rules) changed since it was built. If a
+    Stale means the sources (package Markdown plus house rules) changed since it was built. The
+    house-rules folder is the explicit argument, else ``$RULESLAWYER_HOUSE_RULES``, else the folder
+    the existing database was built with (so a database built with house rules keeps them). If a
     rebuild fails and an older database exists, the older one is used and a
     :class:`RulesDatabaseWarning` names the problems; with no older database the
     :class:`~ruleslawyer.rulesdb.build.BuildError` is raised.
@@ -48,8 +49,14 @@ def ensure_database(path: str | os.PathLike[str] | None = None,
     with _lock:
         if key in _fresh and target.exists():
             return target
-        digest = sources_digest(house)
-        if not target.exists() or _stored_digest(target) != digest:
+        meta = _stored_meta(target) if target.exists() else {}
+        if house is None and meta.get("house_rules"):
+            house = Path(meta["house_rules"])
+        try:
+            stale = not meta or meta.get("sources_digest") != sources_digest(house)
+        except BuildError:
+            stale = True
+        if stale:
             try:
                 build(target, house)
             except BuildError as exc:

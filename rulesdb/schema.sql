@@ -75,10 +75,12 @@ CREATE TABLE refs (
     text      TEXT NOT NULL
 );
 
--- Body search: stemmed, headings weighted in bm25 by the query layer.
+-- Body search: stemmed, headings weighted in bm25 by the query layer. content="units" (double
+-- quotes) is the form Datasette looks for; the unstemmed index below keeps single quotes so that
+-- Datasette picks this one.
 CREATE VIRTUAL TABLE units_fts USING fts5(
     heading, text,
-    content='units', content_rowid='rowid',
+    content="units", content_rowid='rowid',
     tokenize='porter unicode61 remove_diacritics 2'
 );
 

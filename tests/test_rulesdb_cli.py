@@ -1,0 +1,134 @@
+"""The database subcommands of the ``ruleslawyer`` CLI, run as a user would (a subprocess)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CLI = [sys.executable, "-m", "ruleslawyer.cli"]
+
+
+def run(*args: str, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, cwd=cwd or ROOT,
+                          env=env or os.environ.copy(), timeout=120)
+
+
+def test_search_json_has_hits_with_citations():
+    out = run("search", "parries", "--ruleset", "mythras", "--limit", "3", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["query"] == "parries"
+    assert len(data["hits"]) == 3
+    first = data["hits"][0]
+    assert first["ruleset"] == "mythras"
+    assert set(first) >= {"id", "ruleset", "breadcrumb", "snippet", "text", "score"}
+    assert "<mark>" in first["snippet"]
+
+
+def test_search_without_results_exits_zero_with_a_hint():
+    out = run("search", "xylophone")
+    assert out.returncode == 0
+    assert out.stdout.startswith("No rules match 'xylophone'.")
+
+
+@pytest.mark.parametrize("query", ["AND", "NEAR(", '"', "*", "<img src=x onerror=alert(1)>", "attacker's"])
+def test_search_accepts_any_string(query):
+    out = run("search", query, "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["query"] == query
+    assert all("<img" not in hit["snippet"] for hit in data["hits"])
+
+
+def test_show_prints_the_rule_with_neighbours():
+    out = run("show", "mastery/combat/death/fighting-on#2")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "Mastery › Combat › Death › Fighting On ¶2"
+    assert "> Any health damage you take results in a Trauma." in lines
+    assert "  If you succeed on the Endurance trial and choose to remain conscious at 0 health:" in lines
+
+
+def test_show_bad_id_fails_with_one_line():
+    out = run("show", "mastery/combat/death/fighting-of#2")
+    assert out.returncode == 1
+    assert out.stdout == ""
+    assert len(out.stderr.strip().splitlines()) == 1
+    assert "no rule with id 'mastery/combat/death/fighting-of#2'" in out.stderr
+    assert "did you mean mastery/combat/death/fighting-on#2" in out.stderr
+
+
+def test_tables_json_lists_rollable_trauma():
+    out = run("tables", "--json")
+    tables = {t["id"]: t for t in json.loads(out.stdout)}
+    assert tables["mastery/combat/tables/trauma"]["dice"] == "d100"
+    assert tables["mastery/combat/tables/other-actions"]["rows"] == 20
+    assert tables["mastery/combat/tables/other-actions"]["dice"] is None
+
+
+def test_table_csv_round_trips():
+    out = run("table", "mastery/combat/tables/other-actions", "--csv")
+    rows = list(csv.DictReader(io.StringIO(out.stdout)))
+    assert len(rows) == 20
+    assert rows[0]["Action Type"] == "Item, Catch" and rows[0]["AP Cost"] == "1"
+
+
+def test_roll_with_an_entered_result():
+    out = run("roll", "mastery/combat/tables/trauma", "--roll", "100", "--json")
+    data = json.loads(out.stdout)
+    assert data["roll"] == 100
+    assert data["row"]["cells"][1] == "Broken Back. You lose the use of your legs and cannot walk."
+    assert data["row"]["unit_id"].startswith("mastery/combat/wounds-injuries-and-trauma/trauma-table#")
+
+
+def test_roll_seeded_is_reproducible():
+    a = json.loads(run("roll", "mastery/combat/tables/trauma", "--seed", "5", "--json").stdout)
+    b = json.loads(run("roll", "mastery/combat/tables/trauma", "--seed", "5", "--json").stdout)
+    assert a["roll"] == b["roll"] and a["seed"] == 5
+
+
+@pytest.mark.parametrize("args", [("roll", "mastery/combat/tables/other-actions"),
+                                  ("roll", "mastery/combat/tables/trauma", "--roll", "0"),
+                                  ("table", "no/such/table")])
+def test_bad_roll_or_table_fails_with_one_line(args):
+    out = run(*args)
+    assert out.returncode == 1
+    assert out.stderr.startswith("ruleslawyer: error: ")
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_search_import_path_stays_light():
+    code = ("import sys; from ruleslawyer.cli import main; main(['search', 'parry', '--json']); "
+            "heavy = [m for m in ('pandas', 'ipywidgets', 'markdown_it', 'numpy', 'yaml') if m in sys.modules]; "
+            "print('HEAVY', heavy, file=sys.stderr)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert "HEAVY []" in out.stderr, out.stderr
+
+
+def test_build_reports_counts(tmp_path):
+    out = run("build", "--out", str(tmp_path / "x.db"), "--json")
+    data = json.loads(out.stdout)
+    assert data["units"] > 300 and data["tables"] >= 3
+    assert Path(data["path"]) == tmp_path / "x.db"
+
+
+def test_plain_pip_install_works_from_any_folder(tmp_path):
+    target = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                    "--target", str(target), str(ROOT)], check=True, capture_output=True, timeout=300)
+    env = {**os.environ, "PYTHONPATH": str(target), "RULESLAWYER_DB": str(tmp_path / "r.db")}
+    code = ("import ruleslawyer, ruleslawyer.rulesdb, ruleslawyer.widgets, pathlib; "
+            "assert 'site' in ruleslawyer.rulesdb.__file__, ruleslawyer.rulesdb.__file__; "
+            "print(ruleslawyer.rulesdb.search('fighting on')[0].id)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().startswith("mastery/combat/death/fighting-on")
