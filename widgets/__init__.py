@@ -1,0 +1,44 @@
+"""Jupyter panels for the rules kit (ipywidgets 8).
+
+Each panel is a small class that owns its controls, one HTML output and a ``run()`` that calls one
+function of the kit and renders its trace; display it by making it the last expression of a cell.
+Panels are imported lazily, so ``import ruleslawyer.widgets`` stays cheap::
+
+    from ruleslawyer.widgets import SearchPanel, TablePanel
+    SearchPanel("parry")
+"""
+
+from __future__ import annotations
+
+import importlib
+
+_PANELS = {
+    "PanelFrame": "base",
+    "RulingsBar": "base",
+    "trace_html": "base",
+    "error_html": "base",
+    "cite_html": "base",
+    "CitationViewer": "cite",
+    "context_html": "cite",
+    "SearchPanel": "search",
+    "TablePanel": "tables",
+    "TraumaPanel": "trauma",
+    "MasteryExchangePanel": "exchange_mastery",
+    "MythrasExchangePanel": "exchange_mythras",
+    "MasteryRoundPanel": "rounds",
+    "DarkmasterRoundPanel": "rounds",
+    "all_panels": "app",
+}
+
+__all__ = sorted(_PANELS)
+
+
+def __getattr__(name: str):
+    module = _PANELS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ruleslawyer.widgets' has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{module}", __name__), name)
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_PANELS))

@@ -1,0 +1,90 @@
+"""Search panel and citation viewer, headless."""
+
+from ruleslawyer.rulesdb import get_rule, search
+from ruleslawyer.widgets import CitationViewer, SearchPanel
+from ruleslawyer.widgets.base import esc
+
+XSS = "<img src=x onerror=alert(1)>"
+
+
+def shown(buttons):
+    return [b.description for b in buttons if b.layout.display is None]
+
+
+def shown_hits(panel):
+    return [b.description for b, box in zip(panel.hit_buttons, panel._hit_boxes) if box.layout.display is None]
+
+
+def test_typing_a_query_lists_ranked_hits_with_breadcrumb_snippet_and_id():
+    panel = SearchPanel()
+    panel.query.value = "fighting on"
+    expected = search("fighting on", limit=10)
+    assert len(shown_hits(panel)) == len(expected.hits) > 0
+    first = expected.hits[0]
+    assert panel.hit_buttons[0].description == first.breadcrumb
+    assert panel.hit_buttons[0].tooltip == first.id
+    assert first.snippet in panel.hit_snippets[0].value and "<mark>" in panel.hit_snippets[0].value
+    assert f'data-rule-id="{first.id}"' in panel.hit_snippets[0].value
+    assert "hits for <b>fighting on</b>" in panel.status.value
+
+
+def test_stemming_reaches_the_panel():
+    panel = SearchPanel("parries")
+    assert any("Parry" in b.description or "parry" in b.description.lower() for b in panel.hit_buttons)
+
+
+def test_clicking_a_hit_shows_the_rule_in_context_with_its_citation():
+    panel = SearchPanel('"fighting on"', ruleset="mastery")
+    hit = panel.results.hits[0]
+    panel.hit_buttons[0].click()
+    assert panel.shown == hit.id
+    rule = get_rule(hit.id)
+    out = panel.output.value
+    assert f'<div class="rl-unit rl-focus" data-rule-id="{esc(rule.id)}">{esc(rule.text)}' in out
+    assert f'class="rl-cite" data-rule-id="{esc(rule.id)}"' in out
+    assert esc(rule.breadcrumb) in out
+
+
+def test_ruleset_filter_restricts_hits():
+    panel = SearchPanel("attack", ruleset="mythras")
+    assert panel.results.hits and all(h.ruleset == "mythras" for h in panel.results.hits)
+    panel.ruleset.value = "darkmaster"
+    assert panel.results.hits and all(h.ruleset == "darkmaster" for h in panel.results.hits)
+
+
+def test_type_ahead_completes_the_last_word():
+    panel = SearchPanel()
+    panel.query.value = "fighting tra"
+    words = shown(panel.suggestion_buttons)
+    assert "trauma" in words or "trial" in words
+    i = [b.description for b in panel.suggestion_buttons].index(words[0])
+    panel.suggestion_buttons[i].click()
+    assert panel.query.value == "fighting " + words[0]
+
+
+def test_misspelling_gives_a_hint_and_did_you_mean():
+    panel = SearchPanel("parrry")
+    assert not shown_hits(panel)
+    assert "Did you mean: parry?" in panel.status.value
+    assert shown(panel.suggestion_buttons) == ["parry"]
+    panel.suggestion_buttons[0].click()
+    assert panel.query.value == "parry" and shown_hits(panel)
+
+
+def test_empty_query_shows_the_hint_not_an_error():
+    panel = SearchPanel("   ")
+    assert "Type a word or a phrase" in panel.status.value and "rl-error" not in panel.output.value
+
+
+def test_html_in_the_query_renders_as_text():
+    panel = SearchPanel(XSS)
+    html_out = panel.status.value + "".join(s.value for s in panel.hit_snippets) + panel.output.value
+    assert "<img" not in html_out
+    assert "&lt;img src=x onerror=alert(1)&gt;" in panel.status.value
+
+
+def test_citation_viewer_shows_neighbours_and_reports_unknown_ids():
+    viewer = CitationViewer("mastery/combat/death/fighting-on#2")
+    assert 'rl-focus" data-rule-id="mastery/combat/death/fighting-on#2"' in viewer.output.value
+    viewer.show("mastery/combat/death/fighting-on#99")
+    assert "rl-error" in viewer.output.value and "no rule with id" in viewer.output.value

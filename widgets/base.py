@@ -1,0 +1,280 @@
+"""The panel pattern every widget in the kit follows, and the HTML helpers they share.
+
+A panel is a plain class (composition, not subclassing a widget): it owns its controls, one
+:class:`PanelFrame` (title, status line, rulings bar and one HTML output) and a ``run()`` that reads
+the controls, calls one engine function and renders the result's trace with
+:func:`ruleslawyer.render.to_html` (through :func:`trace_html`). Callbacks only call ``run()``; no rules
+logic lives here. A panel displays itself in a notebook (``panel`` as the last expression of a cell)
+and works headless in plain pytest (``panel.run()``, ``panel.button.click()``), where its rendered
+HTML is ``panel.output.value``.
+
+Citations open the quoted rule in place: each ``<a class="rl-cite">`` of the trace sits in the
+``<summary>`` of a ``<details class="rl-citation">`` element whose body is the verbatim rule text from
+the database, so a click opens it in JupyterLab, in Voila and in an exported HTML page alike, with no
+round trip to the kernel. Rulings are amber ``rl-ruling`` badges, and every ruling a trace used gets a
+dropdown in the rulings bar: choosing another answer reruns the panel with ``rulings={id: answer}``.
+
+Errors never show a traceback: :func:`error_html` renders the exception's message, escaped, naming the
+offending field for a :class:`~ruleslawyer.errors.RulesInputError`.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping
+from importlib import resources
+from typing import Any
+
+import ipywidgets as widgets
+
+from ruleslawyer.errors import RulesInputError
+from ruleslawyer.render import to_html
+from ruleslawyer.trace import RulingUse, Step, get_ruling
+
+__all__ = [
+    "PanelFrame",
+    "RulingsBar",
+    "css",
+    "style_widget",
+    "esc",
+    "resolve_rule",
+    "trace_html",
+    "error_html",
+    "cite_html",
+    "wrap_citations",
+    "new_seed",
+]
+
+
+def esc(text: object) -> str:
+    """HTML-escape any value (quotes included) for text and attribute positions."""
+    return html.escape("" if text is None else str(text), quote=True)
+
+
+@functools.cache
+def css() -> str:
+    """The kit's stylesheet (``ruleslawyer.widgets/ruleslawyer.css``, shipped as package data)."""
+    return resources.files("ruleslawyer.widgets").joinpath("ruleslawyer.css").read_text(encoding="utf-8")
+
+
+def style_widget() -> widgets.HTML:
+    """An HTML widget holding the kit's ``<style>``; every panel puts one at its top."""
+    return widgets.HTML(f"<style>{css()}</style>", layout=widgets.Layout(display="none"))
+
+
+def _db_key() -> str:
+    return os.environ.get("RULESLAWYER_DB", "")
+
+
+@functools.lru_cache(maxsize=4096)
+def _resolve(db_key: str, rule_id: str):
+    from ruleslawyer.rulesdb import UnknownIdError, get_rule
+
+    try:
+        return get_rule(rule_id)
+    except UnknownIdError:
+        return None
+
+
+def resolve_rule(rule_id: str):
+    """The :class:`ruleslawyer.rulesdb.Rule` with this id, or None; the ``resolve`` of the renderers."""
+    return _resolve(_db_key(), rule_id)
+
+
+_CITE = re.compile(
+    r'(<a class="rl-cite"[^>]*>[^<]*</a>(?:<span class="rl-note">[^<]*</span>)?)'
+    r'(<blockquote class="rl-quote">[^<]*</blockquote>)'
+)
+
+
+def wrap_citations(fragment: str, *, open_all: bool = False) -> str:
+    """Put each resolved citation of :func:`ruleslawyer.render.to_html` output in a ``<details>``.
+
+    ``<a class="rl-cite">…</a>[<span class="rl-note">…</span>]<blockquote class="rl-quote">…</blockquote>``
+    becomes ``<details class="rl-citation"><summary>link + note</summary><blockquote>…</blockquote></details>``,
+    so the quote is hidden until the link is clicked. Safe because the renderer escapes every text
+    (no ``<`` can occur inside the matched text).
+    """
+    op = " open" if open_all else ""
+    return _CITE.sub(lambda m: f'<details class="rl-citation"{op}><summary>{m.group(1)}</summary>{m.group(2)}</details>',
+                     fragment)
+
+
+def trace_html(step: Step, *, open_all: bool = False) -> str:
+    """Render a trace for a panel: :func:`~ruleslawyer.render.to_html` with the database as resolver.
+
+    Citations become click-to-open quotes (see :func:`wrap_citations`); there is no ``href``.
+    """
+    body = to_html(step, resolve=resolve_rule, link=lambda _rule_id: None)
+    return f'<div class="rl-trace-wrap">{wrap_citations(body, open_all=open_all)}</div>'
+
+
+def cite_html(rule_id: str, *, note: str = "", open_: bool = False) -> str:
+    """One citation as the panels show it: a click-to-open link to the quoted rule.
+
+    Unknown ids show the bare id (escaped) and no quote.
+    """
+    rule = resolve_rule(rule_id)
+    crumb = rule.breadcrumb if rule is not None else rule_id
+    link = f'<a class="rl-cite" data-rule-id="{esc(rule_id)}" title="{esc(rule_id)}">{esc(crumb)}</a>'
+    if note:
+        link += f'<span class="rl-note">{esc(note)}</span>'
+    if rule is None or not rule.text:
+        return f'<span class="rl-citation rl-unresolved">{link}</span>'
+    op = " open" if open_ else ""
+    return (f'<details class="rl-citation"{op}><summary>{link}</summary>'
+            f'<blockquote class="rl-quote">{esc(rule.text)}</blockquote></details>')
+
+
+def error_html(exc: BaseException) -> str:
+    """An exception as a one-paragraph message (escaped), never a traceback.
+
+    A :class:`RulesInputError` names its field (``attacker.tier: tier must be ...``); a lookup error
+    (unknown id) shows its message; anything else shows its type and message.
+    """
+    if isinstance(exc, RulesInputError):
+        body = f'<b class="rl-field">{esc(exc.field)}</b>: {esc(exc.message)}'
+    elif isinstance(exc, (ValueError, LookupError)):
+        msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        body = esc(msg)
+    else:
+        body = f"{esc(type(exc).__name__)}: {esc(exc)}"
+    return f'<div class="rl-error" role="alert">{body}</div>'
+
+
+def new_seed() -> int:
+    """A fresh seed for a panel's seed box (0 ≤ seed < 1,000,000, short enough to read aloud)."""
+    import random
+
+    return random.SystemRandom().randrange(1_000_000)
+
+
+class RulingsBar:
+    """One dropdown per ruling a panel's traces have used; a change reruns the panel.
+
+    Attributes:
+        box: the container widget (empty until a trace uses a ruling).
+        overrides: ruling id -> the answer chosen in the bar (only rulings the user changed).
+    """
+
+    def __init__(self, on_change: Callable[[], None]) -> None:
+        self._on_change = on_change
+        self._dropdowns: dict[str, widgets.Dropdown] = {}
+        self._quiet = False
+        self.overrides: dict[str, str] = {}
+        self.box = widgets.VBox([], layout=widgets.Layout(display="none"))
+        self.box.add_class("rl-rulings")
+
+    @property
+    def dropdowns(self) -> Mapping[str, widgets.Dropdown]:
+        """Ruling id -> its dropdown, in the order the rulings were first used."""
+        return dict(self._dropdowns)
+
+    def show(self, uses: Iterable[RulingUse]) -> None:
+        """Add a dropdown for each new ruling in ``uses`` and set every dropdown to the answer used."""
+        self._quiet = True
+        try:
+            for use in uses:
+                dd = self._dropdowns.get(use.ruling_id)
+                if dd is None:
+                    dd = self._make(use)
+                    if dd is None:
+                        continue
+                if use.answer in dd.options:
+                    dd.value = use.answer
+        finally:
+            self._quiet = False
+
+    def _make(self, use: RulingUse) -> widgets.Dropdown | None:
+        try:
+            ruling = get_ruling(use.ruling_id)
+        except RulesInputError:
+            return None
+        dd = widgets.Dropdown(options=list(ruling.answers), value=use.answer if use.answer in ruling.answers
+                              else ruling.default, description="Ruling",
+                              tooltip=ruling.question, layout=widgets.Layout(width="auto"))
+        dd.add_class("rl-ruling-choice")
+        dd.observe(lambda change, rid=ruling.id: self._changed(rid, change["new"]), names="value")
+        label = widgets.HTML(
+            f'<span class="rl-ruling" data-ruling-id="{esc(ruling.id)}">Ruling: {esc(ruling.id)}</span> '
+            f'<span class="rl-ruling-q">{esc(ruling.question)}</span> '
+            f'<span class="rl-ruling-prov">({esc(ruling.provenance)}; default {esc(ruling.default)})</span>')
+        self._dropdowns[ruling.id] = dd
+        self.box.children = (*self.box.children, widgets.HBox([dd, label]))
+        self.box.layout.display = None
+        return dd
+
+    def _changed(self, ruling_id: str, answer: str) -> None:
+        if self._quiet:
+            return
+        if answer == get_ruling(ruling_id).default:
+            self.overrides.pop(ruling_id, None)
+        else:
+            self.overrides[ruling_id] = answer
+        self._on_change()
+
+
+class PanelFrame:
+    """The shared frame of a panel: title, controls, status line, rulings bar and one HTML output.
+
+    Args:
+        title: shown at the top (escaped).
+        controls: the panel's own control widgets, laid out in rows (each a widget or a list of them).
+        on_rulings_change: called when a ruling dropdown changes (normally the panel's ``run``).
+        css_class: extra class for the outer box (``rl-search-panel`` ...), handy in browser tests.
+        beside: a widget (e.g. a list of hits) to place left of the output.
+
+    Attributes:
+        widget: the outer VBox to display.
+        output: the HTML widget every result is rendered into.
+        status: a one-line HTML widget for the seed used, hints and the like.
+        rulings: the :class:`RulingsBar`.
+    """
+
+    def __init__(self, title: str, controls: Iterable[Any], *, on_rulings_change: Callable[[], None] | None = None,
+                 css_class: str = "", beside: widgets.Widget | None = None) -> None:
+        rows = []
+        for row in controls:
+            rows.append(widgets.HBox(list(row)) if isinstance(row, (list, tuple)) else row)
+        self.title = widgets.HTML(f'<div class="rl-title">{esc(title)}</div>')
+        self.status = widgets.HTML("")
+        self.status.add_class("rl-status-line")
+        self.output = widgets.HTML("")
+        self.output.add_class("rl-output")
+        self.rulings = RulingsBar(on_rulings_change or (lambda: None))
+        body: widgets.Widget = self.output
+        if beside is not None:
+            beside.layout.width = "42%"
+            self.output.layout.width = "58%"
+            body = widgets.HBox([beside, self.output])
+        self.widget = widgets.VBox([style_widget(), self.title, *rows, self.status, self.rulings.box, body])
+        self.widget.add_class("rl-panel")
+        if css_class:
+            self.widget.add_class(css_class)
+
+    def show(self, fragment: str, *, status: str | None = None) -> None:
+        """Replace the output with an HTML fragment the caller built from escaped text."""
+        self.output.value = f'<div class="rl-body">{fragment}</div>'
+        if status is not None:
+            self.status.value = status
+
+    def show_trace(self, step: Step, *, header: str = "", status: str | None = None) -> None:
+        """Render ``step`` with :func:`trace_html` below an optional (already escaped) header, and
+        update the rulings bar with the rulings the trace used."""
+        self.rulings.show(step.ruling_uses())
+        self.show(header + trace_html(step), status=status)
+
+    def show_error(self, exc: BaseException) -> None:
+        """Show ``exc`` as a message (see :func:`error_html`)."""
+        self.output.value = error_html(exc)
+
+    def guard(self, fn: Callable[[], Any]) -> Any:
+        """Call ``fn``; on any exception show it as a message and return None instead of raising."""
+        try:
+            return fn()
+        except Exception as exc:  # noqa: BLE001 - a panel shows every error as a message
+            self.show_error(exc)
+            return None
