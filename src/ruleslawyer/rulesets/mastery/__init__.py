@@ -1,0 +1,1 @@
+"""Mastery combat engine (package under construction)."""

@@ -1,0 +1,279 @@
+"""Named rulings of the Mastery engine: every point the combat chapter leaves open.
+
+Each ruling is registered at import (``ruleslawyer rulings --ruleset mastery`` lists them). An
+engine step that depends on one carries a :class:`~ruleslawyer.trace.RulingUse`; callers pick a
+non-default answer with ``rulings={"mastery.failed-defense-damage": "attack-minus-defense"}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ruleslawyer.trace import (PROVENANCE_KIT_DEFAULT, PROVENANCE_SOURCE_SILENT, Ruling, RulingUse,
+                               check_overrides, register, resolve_ruling)
+
+from . import ids
+
+__all__ = [
+    "TIER_DIE_ABOVE_3", "FAILED_DEFENSE_DAMAGE", "HIT_DAMAGE", "ENERGY_VS_ARMOUR", "DOMINANCE",
+    "IMPOTENCE", "INFERIORITY", "EDGE_COMBINING", "ELEVATION_LOWER_DEFENSE", "EDGE_ON_AIMING",
+    "TRIAL_DICE_EXPLODE", "TRIAL_TIE", "STARTLE_ROLL", "IMPAIRED_FIRST_STEP", "IMPAIRED_BELOW_1",
+    "TRAUMA_LOST_PART", "ZERO_HEALTH_DC", "HEALTH_FLOOR", "RESISTANCE_DEPLETED", "PORTION_RESISTANCE",
+    "DEFENSE_AP_ON_MISS", "THROWN_PROJECTILE", "CASTING_HEALTH_DAMAGE", "TRAUMA_PER_HIT",
+    "RESIST_DAMAGE_TRIAL", "PHASE_NOTHING_DECLARED", "EXPLOSION_CAP", "FINGER_ORDER", "use", "ruling_use",
+    "check",
+]
+
+_R = "mastery"
+
+
+def _reg(id_: str, question: str, default: str, alternatives: tuple[str, ...], explanation: str,
+         cites: tuple[str, ...], provenance: str = PROVENANCE_SOURCE_SILENT) -> str:
+    register(Ruling(id_, _R, question, default, alternatives, provenance, explanation, cites))
+    return id_
+
+
+TIER_DIE_ABOVE_3 = _reg(
+    "mastery.tier-die-above-3",
+    "Which die does a tier above 3 roll?",
+    "next-die", ("refuse",),
+    "The chapter fixes only tiers 1-3 (d2, d3, d4, from the Endurance tier 3 health example). "
+    "'next-die': continue the progression, tier n rolls d(n+1) (tier 4 d5, tier 5 d6, ...). "
+    "'refuse': a tier above 3 is an input error.",
+    (ids.HEALTH_ENDURANCE,))
+
+FAILED_DEFENSE_DAMAGE = _reg(
+    "mastery.failed-defense-damage",
+    "How much damage lands when an active defense is made and fails?",
+    "as-passive", ("attack-minus-defense",),
+    "The chapter describes damage only for passive defense. 'as-passive': the full attack roll "
+    "meets armour resistance, then durability, then health, as if no defense were made. "
+    "'attack-minus-defense': only the margin by which the attack beat the defense lands; since the "
+    "defense roll already added armour resistance, the margin goes to durability, then health.",
+    (ids.PASSIVE_DEFENSE, ids.DEFENSE_TIE, ids.FORMULA_DEFENSE))
+
+HIT_DAMAGE = _reg(
+    "mastery.hit-damage",
+    "What is the damage of a hit?",
+    "attack-roll", (),
+    "Passive defense applies 'incoming attack damage' against armour resistance; the chapter never "
+    "names another damage roll, so the attack roll total is the damage.",
+    (ids.PASSIVE_DEFENSE, ids.FORMULA_MELEE))
+
+ENERGY_VS_ARMOUR = _reg(
+    "mastery.energy-vs-armour",
+    "How does Energy damage (Fire, Sky, Sacred, Void) meet armour resistance and durability?",
+    "resistance-then-health", ("straight-to-health", "as-material"),
+    "Durability decreases only for mundane or material magic damage. 'resistance-then-health': "
+    "armour resistance still absorbs, the excess skips durability and goes to health. "
+    "'straight-to-health': energy ignores armour entirely. 'as-material': treat it like material damage.",
+    (ids.DURABILITY, ids.DAMAGE_ENERGY, ids.PASSIVE_DEFENSE))
+
+DOMINANCE = _reg(
+    "mastery.dominance",
+    "What does Dominance do to an attack or defense roll?",
+    "roll-twice-keep-higher", ("plus-2", "no-effect"),
+    "Elevation grants Dominance; its effect is defined outside the chapter (Conditions/General "
+    "Rules). 'roll-twice-keep-higher': roll the tier die twice (each exploding) and keep the higher. "
+    "'plus-2': +2 to the roll. 'no-effect': note it only.",
+    (ids.ELEVATION,))
+
+IMPOTENCE = _reg(
+    "mastery.impotence",
+    "What does Impotence do to an attack or defense roll?",
+    "roll-twice-keep-lower", ("minus-2", "no-effect"),
+    "Attacking an elevated target gives Impotence; its effect is not in the chapter. "
+    "'roll-twice-keep-lower': roll the tier die twice (each exploding) and keep the lower. "
+    "'minus-2': -2 to the roll. 'no-effect': note it only.",
+    (ids.ELEVATION,))
+
+INFERIORITY = _reg(
+    "mastery.inferiority",
+    "What does Inferiority do to a defense roll?",
+    "roll-twice-keep-lower", ("minus-2", "no-effect"),
+    "An unarmed defense against a weapon attack has Inferiority; its effect is not in the chapter. "
+    "Answers as for mastery.impotence.",
+    (ids.DEFENSE_INFERIORITY,))
+
+EDGE_COMBINING = _reg(
+    "mastery.edge-combining",
+    "How do Dominance, Impotence and Inferiority on the same roll combine?",
+    "cancel-no-stack", (),
+    "Dominance cancels one Impotence or Inferiority; what is left applies once (two drawbacks do not "
+    "stack; Inferiority's answer is used when both remain).",
+    (ids.ELEVATION, ids.DEFENSE_INFERIORITY))
+
+ELEVATION_LOWER_DEFENSE = _reg(
+    "mastery.elevation-lower-defense",
+    "Does the lower creature's defense against an elevated attacker have Impotence?",
+    "impotence", ("none",),
+    "The chapter gives the elevated creature Dominance 'on attack and defense rolls against that "
+    "target' and the creature attacking an elevated target Impotence 'on attack and defense rolls'; "
+    "it does not say whether the lower creature defending (not attacking) has Impotence.",
+    (ids.ELEVATION,))
+
+EDGE_ON_AIMING = _reg(
+    "mastery.edge-on-aiming",
+    "Do Dominance and Impotence from elevation apply to the Aiming Trial?",
+    "no", ("yes",),
+    "Elevation affects 'attack and defense rolls'; the Aiming Trial is a trial, so by default it is "
+    "rolled plain.",
+    (ids.ELEVATION, ids.AIMING_TRIAL))
+
+TRIAL_DICE_EXPLODE = _reg(
+    "mastery.trial-dice-explode",
+    "Do dice rolled for trials (Aiming, Endurance, Startle) explode on their maximum?",
+    "no", ("yes",),
+    "Only attack and defense dice are said to explode.",
+    (ids.ATTACK_EXPLODES, ids.DEFENSE_EXPLODES))
+
+TRIAL_TIE = _reg(
+    "mastery.trial-tie",
+    "Does a trial succeed when the roll equals the DC?",
+    "success", ("failure",),
+    "The chapter says a defense equal to the attack succeeds but says nothing for trials against a "
+    "DC; 'success' reads the DC as the number to reach.",
+    (ids.DEFENSE_TIE, ids.AIMING_TRIAL))
+
+STARTLE_ROLL = _reg(
+    "mastery.startle-roll",
+    "How are the two Startle dice compared with the DC?",
+    "sum", (),
+    "The Startle trial rolls the Agility and the Perception tier dice; their sum is compared with "
+    "the DC.",
+    (ids.STARTLE_TRIAL,))
+
+IMPAIRED_FIRST_STEP = _reg(
+    "mastery.impaired-first-step",
+    "In which round does Impaired from a Startle trial first step down?",
+    "from-round-2", ("from-round-1",),
+    "Startle is rolled before round 1. 'from-round-2': the full tier applies in round 1 and steps down "
+    "at the start of round 2. 'from-round-1': it already steps down at the start of round 1.",
+    (ids.IMPAIRED_PROGRESSION, ids.FLOW_STARTLE))
+
+IMPAIRED_BELOW_1 = _reg(
+    "mastery.impaired-below-1",
+    "What happens when Impaired tier 1 steps down?",
+    "ends", (),
+    "'Until they are no longer afflicted': stepping below tier 1 ends the condition.",
+    (ids.IMPAIRED_PROGRESSION,))
+
+TRAUMA_LOST_PART = _reg(
+    "mastery.trauma-lost-part",
+    "What happens when a Trauma result names a part already lost (a lost eye, ear, hand, foot or "
+    "finger, or a third punctured lung)?",
+    "no-further-effect", ("reroll",),
+    "'no-further-effect': nothing more happens (as a Close Call). 'reroll': roll the Trauma again.",
+    (ids.TRAUMA_TABLE,))
+
+ZERO_HEALTH_DC = _reg(
+    "mastery.zero-health-dc",
+    "When a hit deals more health damage than the health left, what is the Endurance trial's DC?",
+    "all-health-damage", ("health-lost",),
+    "'all-health-damage': the health damage of the hit, including any beyond 0. 'health-lost': only "
+    "the health actually lost (what was left before the hit).",
+    (ids.ZERO_ENDURANCE,))
+
+HEALTH_FLOOR = _reg(
+    "mastery.health-floor",
+    "Can health go below 0?",
+    "floor-at-zero", (),
+    "The chapter speaks only of reaching and being at 0 health; health stops at 0.",
+    (ids.REACHING_ZERO, ids.FIGHTING_ON))
+
+RESISTANCE_DEPLETED = _reg(
+    "mastery.resistance-depleted",
+    "Does armour resistance still apply once the armour's durability is 0?",
+    "still-applies", ("none",),
+    "Resistance is a 'static resistance value of your equipped armor'; the chapter does not say it "
+    "fails with durability.",
+    (ids.ARMOR_RESISTANCE, ids.PASSIVE_DEFENSE))
+
+PORTION_RESISTANCE = _reg(
+    "mastery.portion-resistance",
+    "When a hit has several portions (a weapon's mundane damage plus a magic portion), how does "
+    "armour resistance apply?",
+    "each-portion", ("once-per-hit",),
+    "'each-portion': each portion meets armour resistance on its own. 'once-per-hit': resistance "
+    "absorbs once, from the portions in order.",
+    (ids.DAMAGE_PORTIONS, ids.PASSIVE_DEFENSE))
+
+DEFENSE_AP_ON_MISS = _reg(
+    "mastery.defense-ap-on-miss",
+    "Is the defender's AP spent when a ranged attack they declared a defense against misses its "
+    "Aiming Trial?",
+    "spent", ("refunded",),
+    "Defense is declared before the roll is made and costs 1 AP; the chapter does not refund it.",
+    (ids.DEFENSE_DECLARE, ids.DEFENSE))
+
+THROWN_PROJECTILE = _reg(
+    "mastery.thrown-projectile",
+    "Is a thrown weapon a 'projectile weapon' for the 5-foot hostile rule?",
+    "no", ("yes",),
+    "The rule names projectile weapons and slings; a thrown weapon is itself the missile, so by default "
+    "the rule does not stop it.",
+    (ids.HOSTILE_WITHIN_5FT, ids.FORMULA_MELEE))
+
+CASTING_HEALTH_DAMAGE = _reg(
+    "mastery.casting-health-damage",
+    "Is a spell being cast lost when its caster takes health damage?",
+    "flag", ("lost",),
+    "Health damage 'can cost you the spell' per Magic Mastery, Interrupted Casting (not in the kit). "
+    "'flag': the trace marks the spell at risk for the GM. 'lost': the spell is lost.",
+    (ids.CASTING_INTERRUPTED,))
+
+TRAUMA_PER_HIT = _reg(
+    "mastery.trauma-per-hit",
+    "When one hit meets several Trauma triggers (e.g. fighting on and, under Deadly, exploding dice), "
+    "how many Traumas follow?",
+    "each-trigger", ("one-per-hit",),
+    "'each-trigger': each trigger is resolved on its own. 'one-per-hit': at most one Trauma per hit.",
+    (ids.SETTING_DEADLY, ids.FIGHTING_ON_TRAUMA))
+
+RESIST_DAMAGE_TRIAL = _reg(
+    "mastery.resist-damage-trial",
+    "Which trials are 'a trial to resist damage' for the Brutal setting's natural minimum?",
+    "endurance-vs-damage", (),
+    "The Endurance trials rolled against health damage (on reaching 0 and while fighting on).",
+    (ids.SETTING_BRUTAL, ids.ZERO_ENDURANCE, ids.FIGHTING_ON_ENDURANCE))
+
+PHASE_NOTHING_DECLARED = _reg(
+    "mastery.phase-nothing-declared",
+    "In which phase does a combatant act who declares no weapon attack, style change or spell?",
+    "fast", ("moderate", "slow"),
+    "The phase comes from what is declared; movement, items and reactions have no speed in the "
+    "chapter.",
+    (ids.PHASE_DECLARED,))
+
+EXPLOSION_CAP = _reg(
+    "mastery.explosion-cap",
+    "How many times may one exploding die explode?",
+    "20", ("5", "10", "100"),
+    "The chapter sets no limit; the kit stops after this many extra dice and reports that it did.",
+    (ids.ATTACK_EXPLODES, ids.DEFENSE_EXPLODES), PROVENANCE_KIT_DEFAULT)
+
+FINGER_ORDER = _reg(
+    "mastery.finger-order",
+    "In what order does the 1d10 'from the left little finger' count the fingers?",
+    "across-both-hands", ("little-to-little",),
+    "'across-both-hands': hands side by side, palms down: 1 left little, 2 left ring, 3 left middle, "
+    "4 left index, 5 left thumb, 6 right thumb, 7 right index, 8 right middle, 9 right ring, "
+    "10 right little. 'little-to-little': each hand from its little finger: 6 right little ... "
+    "10 right thumb.",
+    (ids.TRAUMA_TABLE,))
+
+
+def use(ruling_id: str, overrides: Mapping[str, str] | None) -> str:
+    """The answer of ``ruling_id`` under ``overrides`` (raises RulingError on a bad answer)."""
+    return resolve_ruling(ruling_id, overrides).answer
+
+
+def ruling_use(ruling_id: str, overrides: Mapping[str, str] | None) -> RulingUse:
+    """The :class:`RulingUse` of ``ruling_id`` under ``overrides``."""
+    return resolve_ruling(ruling_id, overrides)
+
+
+def check(overrides: Mapping[str, str] | None) -> dict[str, str]:
+    """Validate a whole overrides mapping for Mastery; returns it as a plain dict."""
+    check_overrides(overrides, "mastery")
+    return dict(overrides or {})

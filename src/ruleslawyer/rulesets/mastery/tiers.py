@@ -1,0 +1,261 @@
+"""Tier dice, exploding rolls, edges (Dominance / Impotence / Inferiority) and trials against a DC.
+
+Tier dice come from the supplement's tier-dice table (tier 1 d2, 2 d3, 3 d4, read off the chapter's
+Endurance example, ``mastery/combat/additional-combat-rules/health-types#3``); tiers above 3 follow
+the ruling ``mastery.tier-die-above-3``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from ruleslawyer.dice import Dice
+from ruleslawyer.errors import RulesInputError
+from ruleslawyer.trace import Citation, Step, StepKind, TracedResult
+
+from . import ids
+from . import rulings as R
+
+__all__ = ["MAX_TIER", "Edge", "TierRoll", "TrialResult", "tier_die", "roll_tier_die", "roll_trial",
+           "check_tier", "load_table", "named_dc"]
+
+MAX_TIER = 10
+"""Highest tier the engine accepts (input validation; tiers above 3 need the tier-die ruling)."""
+
+_TABLES: dict[tuple[str, str | None], Any] = {}
+
+
+def load_table(table_id: str):
+    """The db table ``table_id`` (cached per database path; see ruleslawyer.rulesdb.load_table)."""
+    import os
+
+    key = (table_id, os.environ.get("RULESLAWYER_DB"))
+    t = _TABLES.get(key)
+    if t is None:
+        from ruleslawyer.rulesdb import load_table as _load
+
+        t = _TABLES[key] = _load(table_id)
+    return t
+
+
+def check_tier(tier: object, field: str, *, allow_zero: bool = False) -> int:
+    """Validate a tier (whole number 1..MAX_TIER, or 0 when ``allow_zero``)."""
+    low = 0 if allow_zero else 1
+    if isinstance(tier, bool) or not isinstance(tier, int) or not low <= tier <= MAX_TIER:
+        raise RulesInputError(field, f"tier must be a whole number from {low} to {MAX_TIER}, got {tier!r}")
+    return tier
+
+
+class Edge(StrEnum):
+    """A roll's edge from the chapter: Dominance (elevation), Impotence (elevation), Inferiority
+    (unarmed defense vs a weapon attack)."""
+
+    DOMINANCE = "dominance"
+    IMPOTENCE = "impotence"
+    INFERIORITY = "inferiority"
+
+
+_EDGE_RULING = {Edge.DOMINANCE: R.DOMINANCE, Edge.IMPOTENCE: R.IMPOTENCE, Edge.INFERIORITY: R.INFERIORITY}
+
+
+def tier_die(tier: int, rulings: Mapping[str, str] | None = None, field: str = "tier") -> tuple[int, Step]:
+    """The die a tier rolls.
+
+    Args:
+        tier: 1..MAX_TIER.
+        rulings: overrides (``mastery.tier-die-above-3``).
+        field: input name for errors.
+
+    Returns:
+        ``(sides, step)``: tier 1 -> 2, 2 -> 3, 3 -> 4 (supplement tier-dice table, chapter
+        health-types#3); above 3 per ruling (default d(tier+1)).
+
+    Raises:
+        RulesInputError: tier out of range, or above 3 under the 'refuse' answer.
+    """
+    check_tier(tier, field)
+    table = load_table(ids.TIER_DICE_TABLE)
+    for row in table.rows:
+        if row.cells[0] == str(tier):
+            sides = int(row.cells[1].lstrip("d"))
+            return sides, Step.of(StepKind.RULE, f"Tier {tier} die", f"d{sides}",
+                                  cites=[row.unit_id, Citation(ids.HEALTH_ENDURANCE, "1d2 + 1d3 + 1d4 for tier 3")])
+    use = R.ruling_use(R.TIER_DIE_ABOVE_3, rulings)
+    if use.answer == "refuse":
+        raise RulesInputError(field, f"tier {tier} has no die in the chapter (tiers 1-3 only) under "
+                                     f"ruling {R.TIER_DIE_ABOVE_3}='refuse'")
+    top = max(int(r.cells[0]) for r in table.rows)
+    top_sides = max(int(r.cells[1].lstrip("d")) for r in table.rows)
+    sides = top_sides + (tier - top)
+    return sides, Step.of(StepKind.RULING, f"Tier {tier} die", f"d{sides}",
+                          detail=f"the chapter's dice stop at tier {top} (d{top_sides}); the progression continues",
+                          cites=[ids.HEALTH_ENDURANCE], rulings=[use])
+
+
+@dataclass(frozen=True)
+class TierRoll:
+    """One tier-die roll (after any edge): kept faces, total, whether it exploded or hit the cap."""
+
+    tier: int
+    sides: int
+    faces: tuple[int, ...]
+    total: int
+    exploded: bool
+    capped: bool
+    natural: int
+    step: Step
+
+
+def _cap(rulings: Mapping[str, str] | None) -> tuple[int, Any]:
+    use = R.ruling_use(R.EXPLOSION_CAP, rulings)
+    return int(use.answer), use
+
+
+def _one(dice: Dice, sides: int, slot: str, explode: bool, rulings) -> tuple[tuple[int, ...], bool, bool, list]:
+    if explode:
+        cap, use = _cap(rulings)
+        r = dice.exploding(sides, slot, cap=cap)
+        return r.faces, r.exploded, r.capped, [use] if r.capped else []
+    return (dice.roll(sides, slot),), False, False, []
+
+
+def roll_tier_die(dice: Dice, tier: int, slot: str, *, label: str, explode: bool,
+                  explode_cites: Sequence[str | Citation] = (), explode_rulings: Sequence = (),
+                  edges: Sequence[Edge] = (), edge_cites: Sequence[str | Citation] = (),
+                  rulings: Mapping[str, str] | None = None, field: str = "tier") -> TierRoll:
+    """Roll a tier die (exploding per die when ``explode``), applying at most one net edge.
+
+    Edges combine per ``mastery.edge-combining`` (Dominance cancels one drawback; drawbacks do not
+    stack) and act per ``mastery.dominance`` / ``mastery.impotence`` / ``mastery.inferiority``:
+    roll twice keep higher/lower (both rolls from ``slot``), +2/-2, or nothing.
+
+    Returns:
+        A :class:`TierRoll`; its step is a ROLL step with sub-steps for the die, explosions and edge.
+    """
+    sides, die_step = tier_die(tier, rulings, field)
+    children = [die_step]
+    faces, exploded, capped, cap_uses = _one(dice, sides, slot, explode, rulings)
+    explode_note = Step.of(StepKind.RULE, "Dice explode on a max roll" if explode else "Die does not explode",
+                           detail=" + ".join(map(str, faces)) + (" (explosion cap reached)" if capped else ""),
+                           cites=list(explode_cites), rulings=list(explode_rulings) + cap_uses)
+    children.append(explode_note)
+    bonus = 0
+    edges = list(dict.fromkeys(Edge(e) for e in edges))
+    if edges:
+        net: Edge | None
+        good = Edge.DOMINANCE in edges
+        bad = [e for e in (Edge.INFERIORITY, Edge.IMPOTENCE) if e in edges]
+        combine = R.ruling_use(R.EDGE_COMBINING, rulings) if (good and bad) or len(bad) > 1 else None
+        if good and bad:
+            net = None
+        else:
+            net = Edge.DOMINANCE if good else (bad[0] if bad else None)
+        if combine is not None:
+            children.append(Step.of(StepKind.RULING, "Edges combine", net.value if net else "cancelled",
+                                    detail=", ".join(e.value for e in edges), cites=list(edge_cites),
+                                    rulings=[combine]))
+        if net is not None:
+            use = R.ruling_use(_EDGE_RULING[net], rulings)
+            if use.answer.startswith("roll-twice"):
+                faces2, exploded2, capped2, cap_uses2 = _one(dice, sides, slot, explode, rulings)
+                higher = use.answer.endswith("higher")
+                first_better = sum(faces) >= sum(faces2) if higher else sum(faces) <= sum(faces2)
+                kept = faces if first_better else faces2
+                children.append(Step.of(
+                    StepKind.RULING, f"{net.value.capitalize()}: roll twice, keep the {'higher' if higher else 'lower'}",
+                    sum(kept), detail=f"{'+'.join(map(str, faces))} = {sum(faces)} and "
+                                      f"{'+'.join(map(str, faces2))} = {sum(faces2)}",
+                    cites=list(edge_cites), rulings=[use] + cap_uses2))
+                if not first_better:
+                    faces, exploded, capped = faces2, exploded2, capped2
+            elif use.answer in ("plus-2", "minus-2"):
+                bonus = 2 if use.answer == "plus-2" else -2
+                children.append(Step.of(StepKind.RULING, f"{net.value.capitalize()}", f"{bonus:+d}",
+                                        cites=list(edge_cites), rulings=[use]))
+            else:
+                children.append(Step.of(StepKind.RULING, f"{net.value.capitalize()}: no effect on the dice",
+                                        cites=list(edge_cites), rulings=[use]))
+    total = sum(faces) + bonus
+    step = Step.of(StepKind.ROLL, label, total,
+                   detail=f"d{sides}: {' + '.join(map(str, faces))}" + (f" {bonus:+d}" if bonus else ""),
+                   children=children)
+    return TierRoll(tier, sides, tuple(faces), total, exploded, capped, faces[0], step)
+
+
+@dataclass(frozen=True)
+class TrialResult(TracedResult):
+    """A trial: tier die vs DC.
+
+    Attributes:
+        tier, dc: as given; total: the die total plus modifiers; natural: first face rolled;
+        sides: die size; success; always: "hit"/"miss" when a natural max/1 decided it, else "";
+        trace: the trial step.
+    """
+
+    tier: int
+    dc: int
+    total: int
+    natural: int
+    sides: int
+    success: bool
+    always: str
+    trace: Step
+
+
+def roll_trial(dice: Dice, tier: int, dc: int, slot: str, *, label: str, cites: Sequence[str | Citation],
+               rulings: Mapping[str, str] | None = None, modifier: int = 0,
+               natural_rules: bool = False, natural_cites: Sequence[str | Citation] = (),
+               edges: Sequence[Edge] = (), edge_cites: Sequence[str | Citation] = (),
+               field: str = "tier") -> TrialResult:
+    """Roll a trial: the tier die (+ ``modifier``) against ``dc``.
+
+    Trial dice explode per ``mastery.trial-dice-explode``; a total equal to the DC succeeds per
+    ``mastery.trial-tie``. With ``natural_rules`` (the Aiming Trial) a 1 always fails and a max face
+    always succeeds (``natural_cites``).
+    """
+    explode_use = R.ruling_use(R.TRIAL_DICE_EXPLODE, rulings)
+    roll = roll_tier_die(dice, tier, slot, label=f"{label}: tier {tier} die", explode=explode_use.answer == "yes",
+                         explode_rulings=[explode_use], edges=edges, edge_cites=edge_cites,
+                         rulings=rulings, field=field)
+    total = roll.total + modifier
+    children = [roll.step]
+    if modifier:
+        children.append(Step.of(StepKind.MODIFIER, "Modifiers", f"{modifier:+d}"))
+    always = ""
+    if natural_rules and roll.natural == 1:
+        success, always = False, "miss"
+        children.append(Step.of(StepKind.RULE, "A roll of 1 always misses", roll.natural, cites=list(natural_cites)))
+    elif natural_rules and roll.natural == roll.sides:
+        success, always = True, "hit"
+        children.append(Step.of(StepKind.RULE, "A max roll on the tier die always hits", roll.natural,
+                                cites=list(natural_cites)))
+    else:
+        if total == dc:
+            tie = R.ruling_use(R.TRIAL_TIE, rulings)
+            success = tie.answer == "success"
+            children.append(Step.of(StepKind.RULING, "Roll equals the DC", "success" if success else "failure",
+                                    rulings=[tie]))
+        else:
+            success = total > dc
+    children.append(Step.of(StepKind.COMPARE, f"{total} vs DC {dc}", "success" if success else "failure",
+                            cites=list(cites)))
+    step = Step.of(StepKind.RESULT, label, "success" if success else "failure",
+                   detail=f"rolled {total} against DC {dc}", cites=list(cites), children=children)
+    return TrialResult(tier, dc, total, roll.natural, roll.sides, success, always, step)
+
+
+def named_dc(name: str) -> tuple[int, str]:
+    """A named difficulty's DC and its supplement row id (Easy 2, Straightforward 4, Tricky 6).
+
+    Raises:
+        RulesInputError: unknown name (lists the known ones).
+    """
+    table = load_table(ids.NAMED_DC_TABLE)
+    for row in table.rows:
+        if row.cells[0].lower() == str(name).lower():
+            return int(row.cells[1]), row.unit_id
+    allowed = ", ".join(r.cells[0] for r in table.rows)
+    raise RulesInputError("dc", f"unknown difficulty {name!r}; allowed: {allowed}")
