@@ -1,34 +1,60 @@
 """The rules database: build it from the Markdown sources, search it, look rules and tables up.
 
 Queries build the database on first use (and again when the sources change) and open it read-only.
-Importing this package does not import pandas; :func:`table` and ``SearchResults.to_dataframe()`` do.
+Names are loaded lazily, so ``from ruleslawyer.rulesdb import search`` imports neither the Markdown
+parser nor pandas; :func:`table` and ``SearchResults.to_dataframe()`` import pandas when called.
 """
 
-from .build import BuildError, BuildReport, build, default_db_path
-from .db import RulesDatabaseWarning, connect, ensure_database, reset_cache
-from .lookup import (Rule, RuleContext, TableInfo, UnknownIdError, all_ids, context, get_rule,
-                     list_tables, load_table, rulesets, table)
-from .search import Hit, SearchResults, complete, search, suggest
+from __future__ import annotations
 
-__all__ = [
-    "BuildError", "BuildReport", "Hit", "Rule", "RuleContext", "RulesDatabaseWarning", "SearchResults",
-    "TableInfo", "UnknownIdError", "all_ids", "build", "complete", "connect", "context",
-    "default_db_path", "ensure_database", "get_rule", "list_tables", "load_table", "reset_cache",
-    "rulesets", "search", "suggest", "table", "roll",
-]
+import importlib
+
+_EXPORTS = {
+    "BuildError": "build", "BuildReport": "build", "build": "build",
+    "default_db_path": "paths", "house_rules_dir": "paths",
+    "RulesDatabaseWarning": "db", "connect": "db", "ensure_database": "db", "reset_cache": "db",
+    "Rule": "lookup", "RuleContext": "lookup", "TableInfo": "lookup", "UnknownIdError": "lookup",
+    "all_ids": "lookup", "context": "lookup", "get_rule": "lookup", "list_tables": "lookup",
+    "load_table": "lookup", "rulesets": "lookup", "table": "lookup",
+    "Hit": "search", "SearchResults": "search", "complete": "search", "search": "search",
+    "suggest": "search",
+}
+
+__all__ = sorted([*_EXPORTS, "roll"])
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ruleslawyer.rulesdb' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
 
 
 def roll(table_id: str, *, roll: int | None = None, seed: int | None = None, rng=None,
          script=None, db=None):
     """Roll on a rollable table of the database (or look up an entered ``roll``).
 
-    Returns a :class:`ruleslawyer.tables.TableRoll` whose row carries its citation id.
+    Args:
+        table_id: e.g. ``mastery/combat/tables/trauma``.
+        roll: a die result already rolled at the table (1..sides); None to roll.
+        seed / rng / script: how to roll (see :class:`ruleslawyer.dice.Dice`).
+
+    Returns:
+        A :class:`ruleslawyer.tables.TableRoll` whose row carries its citation id.
 
     Raises:
         UnknownIdError: no such table. RulesInputError: not rollable, or ``roll`` out of range.
     """
     from ruleslawyer.dice import Dice
     from ruleslawyer.tables import roll_table
+
+    from .lookup import load_table
 
     dice = None if roll is not None else Dice(rng=rng, seed=seed, script=script)
     return roll_table(load_table(table_id, db=db), roll=roll, dice=dice)

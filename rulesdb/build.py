@@ -11,7 +11,6 @@ The format of the sources is described in ``rulesdb/README.md``.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -19,6 +18,9 @@ import sqlite3
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .paths import (DB_ENV, HOUSE_RULES_ENV, SCHEMA_FILE, SCHEMA_VERSION, SOURCES_DIR, SourcesError,
+                    default_db_path, house_rules_dir, source_files, sources_digest)
 
 __all__ = [
     "BuildError",
@@ -34,11 +36,6 @@ __all__ = [
     "sources_digest",
 ]
 
-SOURCES_DIR = Path(__file__).resolve().parent / "sources"
-SCHEMA_FILE = Path(__file__).resolve().parent / "schema.sql"
-HOUSE_RULES_ENV = "RULESLAWYER_HOUSE_RULES"
-DB_ENV = "RULESLAWYER_DB"
-SCHEMA_VERSION = "1"
 
 #: Characters the search layer uses as snippet markers; never allowed into stored text.
 MARK_CHARS = "\ue000\ue001"
@@ -49,12 +46,8 @@ _TABLE_DIRECTIVE = re.compile(r"^<!--\s*table:\s*([^\s>]+)\s*-->$")
 _SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
-class BuildError(ValueError):
+class BuildError(SourcesError):
     """The sources could not be built. ``problems`` lists ``file:line: message`` strings."""
-
-    def __init__(self, problems: list[str]):
-        self.problems = list(problems)
-        super().__init__("rules build failed:\n" + "\n".join(self.problems))
 
 
 @dataclass(frozen=True)
@@ -74,43 +67,6 @@ def slugify(text: str) -> str:
     """Lowercase ASCII slug: accents stripped, every other run of characters becomes ``-``."""
     folded = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     return re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")
-
-
-def default_db_path() -> Path:
-    """``$RULESLAWYER_DB``, else ``$XDG_CACHE_HOME/ruleslawyer/rules.db`` (``~/.cache`` by default)."""
-    env = os.environ.get(DB_ENV)
-    if env:
-        return Path(env).expanduser()
-    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache) / "ruleslawyer" / "rules.db"
-
-
-def house_rules_dir(explicit: str | os.PathLike[str] | None = None) -> Path | None:
-    """The house-rules folder: the explicit argument, else ``$RULESLAWYER_HOUSE_RULES``, else None."""
-    value = explicit if explicit is not None else os.environ.get(HOUSE_RULES_ENV)
-    return Path(value).expanduser() if value else None
-
-
-def source_files(house_rules: Path | None = None) -> list[tuple[Path, str, bool]]:
-    """Every source file as ``(path, display name, is_house_rules)``, in a deterministic order."""
-    files = [(p, f"sources/{p.relative_to(SOURCES_DIR).as_posix()}", False)
-             for p in sorted(SOURCES_DIR.glob("*/*.md"))]
-    if house_rules is not None:
-        if not house_rules.is_dir():
-            raise BuildError([f"{house_rules}: house-rules folder does not exist"])
-        files += [(p, f"house/{p.relative_to(house_rules).as_posix()}", True)
-                  for p in sorted(house_rules.rglob("*.md"))]
-    return files
-
-
-def sources_digest(house_rules: Path | None = None) -> str:
-    """SHA-256 over the schema, every source file's name and bytes: the database's freshness key."""
-    h = hashlib.sha256()
-    h.update(SCHEMA_VERSION.encode())
-    h.update(SCHEMA_FILE.read_bytes())
-    for path, name, _ in source_files(house_rules):
-        h.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()
 
 
 # --------------------------------------------------------------------------------------------
@@ -499,6 +455,9 @@ def _write(conn: sqlite3.Connection, doc: _Doc, digest: str, house: Path | None)
     conn.execute("INSERT INTO units_plain_fts(units_plain_fts) VALUES ('rebuild')")
     conn.execute("INSERT INTO units_fts(units_fts) VALUES ('optimize')")
     conn.execute("INSERT INTO units_plain_fts(units_plain_fts) VALUES ('optimize')")
+    from .extract import write_extras  # stems, glossary, prose cross-references, bm25 weights
+
+    write_extras(conn)
 
 
 def build(out: str | os.PathLike[str] | None = None,
@@ -518,10 +477,15 @@ def build(out: str | os.PathLike[str] | None = None,
     """
     target = Path(out).expanduser() if out is not None else default_db_path()
     house = house_rules_dir(house_rules)
-    doc = _parse_all(house)
+    try:
+        doc = _parse_all(house)
+        digest = sources_digest(house)
+    except BuildError:
+        raise
+    except SourcesError as exc:
+        raise BuildError(exc.problems) from None
     if doc.problems:
         raise BuildError(doc.problems)
-    digest = sources_digest(house)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     try:

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import threading
+import _thread
 import warnings
 from pathlib import Path
 
-from .build import BuildError, build, default_db_path, house_rules_dir, sources_digest
+from .paths import SourcesError, default_db_path, house_rules_dir, sources_digest
 
 __all__ = ["RulesDatabaseWarning", "connect", "ensure_database", "reset_cache"]
 
-_lock = threading.Lock()
+_lock = _thread.allocate_lock()
 _fresh: dict[tuple[str, str], Path] = {}
 _connections: dict[tuple[str, str, int], sqlite3.Connection] = {}
 
@@ -54,12 +54,14 @@ def ensure_database(path: str | os.PathLike[str] | None = None,
             house = Path(meta["house_rules"])
         try:
             stale = not meta or meta.get("sources_digest") != sources_digest(house)
-        except BuildError:
+        except SourcesError:
             stale = True
         if stale:
+            from .build import build  # the Markdown parser is only loaded when a build is needed
+
             try:
                 build(target, house)
-            except BuildError as exc:
+            except SourcesError as exc:
                 if not target.exists():
                     raise
                 warnings.warn(f"using the previous rules database; {exc}", RulesDatabaseWarning,
@@ -72,7 +74,7 @@ def connect(path: str | os.PathLike[str] | None = None,
             house_rules: str | os.PathLike[str] | None = None) -> sqlite3.Connection:
     """A read-only connection to the (ensured) rules database, cached per path and thread."""
     target = ensure_database(path, house_rules)
-    key = (str(target), str(house_rules_dir(house_rules)), threading.get_ident())
+    key = (str(target), str(house_rules_dir(house_rules)), _thread.get_ident())
     conn = _connections.get(key)
     if conn is None:
         conn = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True,

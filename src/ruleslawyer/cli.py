@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import sys
 from collections.abc import Sequence
 
@@ -25,6 +24,8 @@ COMMAND_MODULES: tuple[str, ...] = (
 
 def print_json(obj) -> None:
     """Print ``obj`` (a dict/list, or anything with ``to_dict()``) as indented JSON."""
+    import json
+
     if hasattr(obj, "to_dict"):
         obj = obj.to_dict()
     json.dump(obj, sys.stdout, ensure_ascii=False, indent=2, default=str)

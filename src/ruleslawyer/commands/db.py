@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import html
-import re
 import sys
 
 __all__ = ["register"]
@@ -50,6 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _plain_snippet(snippet: str) -> str:
+    import html
+
     bold = sys.stdout.isatty()
     s = snippet.replace("<mark>", "\033[1m" if bold else "[").replace("</mark>", "\033[0m" if bold else "]")
     return html.unescape(s)

@@ -1,0 +1,73 @@
+"""Where the rules sources and the database live, and the sources' freshness digest.
+
+Kept free of heavy imports: every query checks freshness through this module, and a cold
+``ruleslawyer search`` must not pay for the Markdown parser.
+"""
+
+from __future__ import annotations
+
+import os
+import zlib
+from pathlib import Path
+
+__all__ = ["DB_ENV", "HOUSE_RULES_ENV", "SCHEMA_FILE", "SCHEMA_VERSION", "SOURCES_DIR", "SourcesError",
+           "default_db_path", "house_rules_dir", "source_files", "sources_digest"]
+
+SOURCES_DIR = Path(__file__).resolve().parent / "sources"
+SCHEMA_FILE = Path(__file__).resolve().parent / "schema.sql"
+HOUSE_RULES_ENV = "RULESLAWYER_HOUSE_RULES"
+DB_ENV = "RULESLAWYER_DB"
+SCHEMA_VERSION = "1"
+
+
+class SourcesError(ValueError):
+    """The sources could not be read. ``problems`` lists ``file:line: message`` strings."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = list(problems)
+        super().__init__("rules build failed:\n" + "\n".join(self.problems))
+
+
+def default_db_path() -> Path:
+    """``$RULESLAWYER_DB``, else ``$XDG_CACHE_HOME/ruleslawyer/rules.db`` (``~/.cache`` by default)."""
+    env = os.environ.get(DB_ENV)
+    if env:
+        return Path(env).expanduser()
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "ruleslawyer" / "rules.db"
+
+
+def house_rules_dir(explicit: str | os.PathLike[str] | None = None) -> Path | None:
+    """The house-rules folder: the explicit argument, else ``$RULESLAWYER_HOUSE_RULES``, else None."""
+    value = explicit if explicit is not None else os.environ.get(HOUSE_RULES_ENV)
+    return Path(value).expanduser() if value else None
+
+
+def source_files(house_rules: Path | None = None) -> list[tuple[Path, str, bool]]:
+    """Every source file as ``(path, display name, is_house_rules)``, in a deterministic order.
+
+    Raises:
+        SourcesError: the house-rules folder does not exist.
+    """
+    files = [(p, f"sources/{p.relative_to(SOURCES_DIR).as_posix()}", False)
+             for p in sorted(SOURCES_DIR.glob("*/*.md"))]
+    if house_rules is not None:
+        if not house_rules.is_dir():
+            raise SourcesError([f"{house_rules}: house-rules folder does not exist"])
+        files += [(p, f"house/{p.relative_to(house_rules).as_posix()}", True)
+                  for p in sorted(house_rules.rglob("*.md"))]
+    return files
+
+
+def sources_digest(house_rules: Path | None = None) -> str:
+    """The database's freshness key: CRC-32 and length of the schema and of every source file.
+
+    A change detector, not a security check (zlib keeps a cold ``ruleslawyer search`` free of the
+    OpenSSL load that hashlib costs).
+    """
+    parts = [f"schema-v{SCHEMA_VERSION}"]
+    for path, name in [(SCHEMA_FILE, "schema.sql")] + [(p, n) for p, n, _ in source_files(house_rules)]:
+        data = path.read_bytes()
+        parts.append(f"{name}:{len(data)}:{zlib.crc32(data):08x}")
+    return f"{zlib.crc32(chr(10).join(parts).encode()):08x}-{len(parts)}-" + \
+        f"{sum(len(p) for p in parts):x}"
