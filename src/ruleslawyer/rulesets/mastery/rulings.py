@@ -20,7 +20,8 @@ __all__ = [
     "TRIAL_DICE_EXPLODE", "TRIAL_TIE", "STARTLE_ROLL", "IMPAIRED_FIRST_STEP", "IMPAIRED_BELOW_1",
     "TRAUMA_LOST_PART", "ZERO_HEALTH_DC", "HEALTH_FLOOR", "RESISTANCE_DEPLETED", "PORTION_RESISTANCE",
     "DEFENSE_AP_ON_MISS", "THROWN_PROJECTILE", "CASTING_HEALTH_DAMAGE", "TRAUMA_PER_HIT",
-    "RESIST_DAMAGE_TRIAL", "PHASE_NOTHING_DECLARED", "EXPLOSION_CAP", "FINGER_ORDER", "use", "ruling_use",
+    "RESIST_DAMAGE_TRIAL", "PHASE_NOTHING_DECLARED", "EXPLOSION_CAP", "FINGER_ORDER", "SLING_FORMULA",
+    "UNCONSCIOUS_DEFENSE", "MAGIC_PORTION_ROLL", "use", "ruling_use",
     "check",
 ]
 
@@ -261,6 +262,30 @@ FINGER_ORDER = _reg(
     "10 right little. 'little-to-little': each hand from its little finger: 6 right little ... "
     "10 right thumb.",
     (ids.TRAUMA_TABLE,))
+
+SLING_FORMULA = _reg(
+    "mastery.sling-formula",
+    "What is a sling's attack formula?",
+    "tier-die-plus-wea", (),
+    "The chapter gives formulas for melee/thrown, bow and crossbow attacks but not slings; a sling "
+    "rolls the tier die the caller names plus WEA, like a thrown or bow attack.",
+    (ids.FORMULA_MELEE, ids.FORMULA_BOW, ids.HOSTILE_WITHIN_5FT))
+
+UNCONSCIOUS_DEFENSE = _reg(
+    "mastery.unconscious-defense",
+    "Can an unconscious creature defend?",
+    "cannot-defend", ("can-defend",),
+    "An unconscious creature 'cannot take actions'; the chapter does not mention reactions. By "
+    "default it cannot defend, so the attack meets its passive defense.",
+    (ids.GOING_DOWN_UNCONSCIOUS, ids.DEFENSE))
+
+MAGIC_PORTION_ROLL = _reg(
+    "mastery.magic-portion-roll",
+    "Does a hit's magic portion (Imbue, an enchantment) add to the attack roll?",
+    "separate", (),
+    "The chapter calls it 'a separate portion of the hit with its own type'; it is not added to the "
+    "attack roll and lands, with its own type, only when the hit does.",
+    (ids.DAMAGE_PORTIONS,))
 
 
 def use(ruling_id: str, overrides: Mapping[str, str] | None) -> str:

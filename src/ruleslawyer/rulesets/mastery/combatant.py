@@ -1,0 +1,235 @@
+"""Inputs of the Mastery exchange: who attacks with what, who defends with what.
+
+All are frozen dataclasses; :meth:`Combatant.from_dict` / :meth:`Attack.from_dict` read the JSON
+input format (``ruleslawyer exchange mastery --schema``) and raise RulesInputError naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
+from typing import Any
+
+from ruleslawyer.errors import RulesInputError
+
+from .damage import DamageType, parse_type
+from .tiers import check_tier
+from .trauma import TraumaSheet
+
+__all__ = ["AttackKind", "Wielding", "State", "Attack", "MagicPortion", "Combatant", "RANGED_KINDS",
+           "PROJECTILE_KINDS", "WEAPON_ATTACK_KINDS"]
+
+
+class AttackKind(StrEnum):
+    """How the attack is made (``mastery/combat/actions-and-reactions/attack#2``, ``#7-9``)."""
+
+    MELEE = "melee"
+    THROWN = "thrown"
+    BOW = "bow"
+    CROSSBOW = "crossbow"
+    SLING = "sling"
+    UNARMED = "unarmed"
+    NATURAL = "natural"
+
+
+RANGED_KINDS = frozenset({AttackKind.THROWN, AttackKind.BOW, AttackKind.CROSSBOW, AttackKind.SLING})
+PROJECTILE_KINDS = frozenset({AttackKind.BOW, AttackKind.CROSSBOW, AttackKind.SLING})
+WEAPON_ATTACK_KINDS = frozenset(set(AttackKind) - {AttackKind.UNARMED, AttackKind.NATURAL})
+
+
+class Wielding(StrEnum):
+    """What a defender holds (``mastery/combat/actions-and-reactions/defense#4-6``)."""
+
+    MELEE = "melee"
+    """A melee weapon (with or without a shield)."""
+    SHIELD = "shield"
+    """Only a shield (a shield counts as a weapon; not unarmed)."""
+    UNARMED = "unarmed"
+    """Nothing at all."""
+    PROJECTILE = "projectile"
+    """Only a projectile weapon or sling."""
+
+
+class State(StrEnum):
+    """Standing, at 0 health and fighting on, unconscious, or dead."""
+
+    STANDING = "standing"
+    FIGHTING_ON = "fighting-on"
+    UNCONSCIOUS = "unconscious"
+    DEAD = "dead"
+
+
+def _int(data: Mapping, key: str, default: int, prefix: str, low: int | None = 0, high: int | None = None) -> int:
+    v = data.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, int) or (low is not None and v < low) or (high is not None and v > high):
+        rng = f"from {low} to {high}" if high is not None else (f">= {low}" if low is not None else "")
+        raise RulesInputError(f"{prefix}{key}", f"must be a whole number {rng}, got {v!r}".strip())
+    return v
+
+
+def _enum(cls, value, name: str):
+    try:
+        return cls(str(value).lower())
+    except ValueError:
+        raise RulesInputError(name, f"unknown value {value!r}; allowed: {', '.join(m.value for m in cls)}") from None
+
+
+def _unknown(data: Mapping, allowed: set[str], prefix: str) -> None:
+    extra = sorted(set(data) - allowed)
+    if extra:
+        raise RulesInputError(f"{prefix}{extra[0]}", f"unknown field; allowed: {', '.join(sorted(allowed))}")
+
+
+@dataclass(frozen=True)
+class MagicPortion:
+    """A magic portion added to a hit (Imbue, an enchantment): a fixed amount of its own type."""
+
+    amount: int
+    type: DamageType
+
+
+@dataclass(frozen=True)
+class Attack:
+    """An attack profile.
+
+    Attributes:
+        kind: melee, thrown, bow, crossbow, sling, unarmed or natural.
+        tier: the formula's tier: STR or PHY (melee/thrown/unarmed/natural), PHY (bow), PER (crossbow).
+        weapon: WEA as a whole number or dice (``"1d4"``); a crossbow's fixed weapon dice. Dice explode.
+        modifiers: other modifiers to the attack roll.
+        damage_type: the weapon's damage type (default cutting).
+        magic: extra magic portions of the hit.
+        spanned: for a crossbow, whether it is already spanned.
+    """
+
+    kind: AttackKind = AttackKind.MELEE
+    tier: int = 1
+    weapon: int | str = 0
+    modifiers: int = 0
+    damage_type: DamageType = DamageType.CUTTING
+    magic: tuple[MagicPortion, ...] = ()
+    spanned: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", _enum(AttackKind, self.kind, "attack.kind"))
+        check_tier(self.tier, "attack.tier")
+        object.__setattr__(self, "damage_type", parse_type(self.damage_type, "attack.damage_type"))
+        if isinstance(self.weapon, str):
+            from ruleslawyer.dice import parse_dice
+
+            expr = parse_dice(self.weapon)
+            if any(t.sign < 0 for t in expr.dice) or expr.modifier < 0:
+                raise RulesInputError("attack.weapon", f"weapon dice must be positive, got {self.weapon!r}")
+        elif isinstance(self.weapon, bool) or not isinstance(self.weapon, int) or self.weapon < 0:
+            raise RulesInputError("attack.weapon", f"WEA must be a whole number >= 0 or dice like '1d4', got {self.weapon!r}")
+        if isinstance(self.modifiers, bool) or not isinstance(self.modifiers, int):
+            raise RulesInputError("attack.modifiers", f"must be a whole number, got {self.modifiers!r}")
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], prefix: str = "attack.") -> Attack:
+        if not isinstance(data, Mapping):
+            raise RulesInputError(prefix.rstrip("."), "must be an object")
+        _unknown(data, {f.name for f in fields(cls)}, prefix)
+        magic = []
+        for i, m in enumerate(data.get("magic", ())):
+            if not isinstance(m, Mapping):
+                raise RulesInputError(f"{prefix}magic[{i}]", "must be an object {amount, type}")
+            magic.append(MagicPortion(_int(m, "amount", 0, f"{prefix}magic[{i}]."),
+                                      parse_type(m.get("type"), f"{prefix}magic[{i}].type")))
+        try:
+            return cls(kind=data.get("kind", "melee"), tier=data.get("tier", 1), weapon=data.get("weapon", 0),
+                       modifiers=data.get("modifiers", 0), damage_type=data.get("damage_type", "cutting"),
+                       magic=tuple(magic), spanned=bool(data.get("spanned", True)))
+        except RulesInputError as e:
+            raise RulesInputError(prefix + e.field.removeprefix("attack."), e.message) from None
+
+
+@dataclass(frozen=True)
+class Combatant:
+    """One side of an exchange.
+
+    Attributes:
+        name: label for the trace.
+        ap: Action Points left this round (2 at the start of a round; 0..2).
+        health, durability, armour_resistance: current values (>= 0).
+        endurance_tier: for the dying timer and Endurance trials (1..10).
+        defense_tier: tier die for defense (the wielded melee weapon's, or STR/PHY).
+        shield: the shield's bonus to defense, or None when no shield is held.
+        defense_modifiers: other modifiers to defense rolls.
+        wielding: melee, shield, unarmed or projectile.
+        perception_tier: Perception tier (Aiming Trial).
+        casting: in the middle of casting a spell.
+        state: standing, fighting-on, unconscious or dead (a 0-health combatant is fighting-on or unconscious).
+        dying_rounds: rounds left on the dying timer (None when not dying).
+        stabilized: Triage stopped the dying timer.
+        sheet: trauma sheet.
+        attack: the attack used for a counterattack (needed only then).
+    """
+
+    name: str = "combatant"
+    ap: int = 2
+    health: int = 10
+    durability: int = 0
+    armour_resistance: int = 0
+    endurance_tier: int = 1
+    defense_tier: int = 1
+    shield: int | None = None
+    defense_modifiers: int = 0
+    wielding: Wielding = Wielding.MELEE
+    perception_tier: int = 1
+    casting: bool = False
+    state: State = State.STANDING
+    dying_rounds: int | None = None
+    stabilized: bool = False
+    sheet: TraumaSheet = field(default_factory=TraumaSheet)
+    attack: Attack | None = None
+
+    def __post_init__(self) -> None:
+        p = f"{self.name}."
+        for k in ("ap", "health", "durability", "armour_resistance"):
+            v = getattr(self, k)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0 or (k == "ap" and v > 2):
+                allowed = "0, 1 or 2 (2 per round)" if k == "ap" else "a whole number >= 0"
+                raise RulesInputError(p + k, f"must be {allowed}, got {v!r}")
+        for k in ("endurance_tier", "defense_tier", "perception_tier"):
+            check_tier(getattr(self, k), p + k)
+        if self.shield is not None and (isinstance(self.shield, bool) or not isinstance(self.shield, int) or self.shield < 0):
+            raise RulesInputError(p + "shield", f"must be null (no shield) or a whole number >= 0, got {self.shield!r}")
+        object.__setattr__(self, "wielding", _enum(Wielding, self.wielding, p + "wielding"))
+        object.__setattr__(self, "state", _enum(State, self.state, p + "state"))
+        if self.health == 0 and self.state is State.STANDING:
+            raise RulesInputError(p + "state", "a combatant at 0 health is fighting-on, unconscious or dead")
+        if self.health > 0 and self.state is not State.STANDING:
+            raise RulesInputError(p + "state", f"{self.state.value} needs 0 health, got health {self.health}")
+
+    @property
+    def has_shield(self) -> bool:
+        return self.shield is not None or self.wielding is Wielding.SHIELD
+
+    def with_(self, **changes) -> Combatant:
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ruleslawyer.trace import to_jsonable
+
+        d = {f.name: to_jsonable(getattr(self, f.name)) for f in fields(self)}
+        return d
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], name: str) -> Combatant:
+        if not isinstance(data, Mapping):
+            raise RulesInputError(name, "must be an object")
+        _unknown(data, {f.name for f in fields(cls)}, f"{name}.")
+        kw = dict(data)
+        kw["name"] = str(kw.get("name", name))
+        if "sheet" in kw:
+            kw["sheet"] = TraumaSheet.from_dict(kw["sheet"])
+        if kw.get("attack") is not None:
+            kw["attack"] = Attack.from_dict(kw["attack"], f"{name}.attack.")
+        try:
+            return cls(**kw)
+        except RulesInputError as e:
+            raise RulesInputError(e.field.replace(f"{kw['name']}.", f"{name}.", 1), e.message) from None
+
+
