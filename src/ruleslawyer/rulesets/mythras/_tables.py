@@ -1,0 +1,217 @@
+"""The Mythras supplement tables, read from the rules database (never a copy in Python).
+
+Tables are loaded lazily through :func:`ruleslawyer.rulesdb.load_table` and cached per database
+path; :func:`clear_cache` forgets them (after a rebuild). Each accessor parses the cells it needs
+and keeps the :class:`~ruleslawyer.tables.TableRow` so the engine cites the row it used.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ruleslawyer.tables import RuleTable, TableRow
+
+__all__ = [
+    "TABLE_IDS", "table", "clear_cache", "cell", "LevelRow", "GradeRow", "SizeRow", "ParrySizeRow",
+    "DamageModifierRow", "EffectRow", "levels", "grades", "sizes", "parry_sizes", "damage_modifiers",
+    "hit_locations", "effects",
+]
+
+_S = "mythras/supplement/tables/"
+TABLE_IDS = {
+    "levels": _S + "levels-of-success",
+    "grades": _S + "difficulty-grades",
+    "location": _S + "hit-location-humanoid",
+    "damage_modifier": _S + "damage-modifier",
+    "size": _S + "weapon-size",
+    "parry_size": _S + "parry-size",
+    "effects": _S + "special-effects",
+    "actions": _S + "action-menu",
+}
+"""The supplement tables the engine runs on, by role."""
+
+_cache: dict[tuple, object] = {}
+
+
+def _key(name: str) -> tuple:
+    return (name, os.environ.get("RULESLAWYER_DB"), os.environ.get("RULESLAWYER_HOUSE_RULES"))
+
+
+def clear_cache() -> None:
+    """Forget every loaded table (call after rebuilding the database)."""
+    _cache.clear()
+
+
+def table(role: str) -> RuleTable:
+    """The table for ``role`` (a key of :data:`TABLE_IDS`), loaded once per database."""
+    key = _key(role)
+    t = _cache.get(key)
+    if t is None:
+        from ruleslawyer.rulesdb import load_table  # lazy: the core must not import sqlite3
+
+        t = _cache[key] = load_table(TABLE_IDS[role])
+    return t  # type: ignore[return-value]
+
+
+def _memo(name: str, build):
+    key = _key("parsed:" + name)
+    v = _cache.get(key)
+    if v is None:
+        v = _cache[key] = build()
+    return v
+
+
+def cell(t: RuleTable, row: TableRow, column: str) -> str:
+    """The cell of ``row`` under the header starting with ``column`` (case-insensitive).
+
+    Raises:
+        LookupError: the table has no such column.
+    """
+    want = column.lower()
+    for i, col in enumerate(t.columns):
+        if col.lower().startswith(want):
+            return row.cells[i].strip() if i < len(row.cells) else ""
+    raise LookupError(f"table {t.id} has no column {column!r}; columns: {', '.join(t.columns)}")
+
+
+@dataclass(frozen=True)
+class LevelRow:
+    name: str
+    rank: int
+    row: TableRow
+
+
+@dataclass(frozen=True)
+class GradeRow:
+    name: str
+    multiplier: Fraction | None  # None: no roll (Hopeless)
+    row: TableRow
+
+
+@dataclass(frozen=True)
+class SizeRow:
+    step: int
+    name: str
+    row: TableRow
+
+
+@dataclass(frozen=True)
+class ParrySizeRow:
+    min_steps_smaller: int  # how many steps smaller the parry is, at least (0 = equal or larger)
+    max_steps_smaller: int | None
+    stopped: str  # "all", "half", "none"
+    row: TableRow
+
+
+@dataclass(frozen=True)
+class DamageModifierRow:
+    low: int | None
+    high: int | None
+    dice: str
+    row: TableRow
+
+
+@dataclass(frozen=True)
+class EffectRow:
+    name: str
+    side: str
+    needs: str
+    weapons: str
+    row: TableRow
+
+
+def levels() -> dict[str, LevelRow]:
+    """Level name -> rank and row, from ``levels-of-success``."""
+    def build():
+        t = table("levels")
+        return {cell(t, r, "Level"): LevelRow(cell(t, r, "Level"), int(cell(t, r, "Rank")), r) for r in t.rows}
+    return _memo("levels", build)
+
+
+def _multiplier(text: str) -> Fraction | None:
+    m = re.search(r"(\d+(?:\.\d+)?)(?:\s*/\s*(\d+))?", text)
+    if m is None:
+        return None
+    value = Fraction(m.group(1))
+    return value / int(m.group(2)) if m.group(2) else value
+
+
+def grades() -> list[GradeRow]:
+    """The difficulty grades, easiest first, from ``difficulty-grades``."""
+    def build():
+        t = table("grades")
+        return [GradeRow(cell(t, r, "Grade"), _multiplier(cell(t, r, "Skill")), r) for r in t.rows]
+    return _memo("grades", build)
+
+
+def sizes() -> list[SizeRow]:
+    """The weapon Sizes, smallest first, from ``weapon-size``."""
+    def build():
+        t = table("size")
+        rows = [SizeRow(int(cell(t, r, "Step")), cell(t, r, "Size"), r) for r in t.rows]
+        return sorted(rows, key=lambda s: s.step)
+    return _memo("sizes", build)
+
+
+_WORDS = {"equal": 0, "one": 1, "two": 2, "three": 3, "four": 4}
+
+
+def parry_sizes() -> list[ParrySizeRow]:
+    """How much a successful parry stops by Size difference, from ``parry-size``."""
+    def build():
+        t = table("parry_size")
+        out = []
+        for r in t.rows:
+            text = r.cells[0].lower()
+            words = re.findall(r"[a-z]+|\d+", text)
+            n = 0 if ("equal" in words or "larger" in words) else next(
+                (int(w) if w.isdigit() else _WORDS[w] for w in words if w.isdigit() or w in _WORDS), None)
+            if n is None:
+                raise LookupError(f"{r.unit_id}: cannot read the Size difference {r.cells[0]!r}")
+            open_ended = "more" in words or "larger" in words
+            stopped = cell(t, r, "Damage").lower().split()[0]
+            out.append(ParrySizeRow(n, None if open_ended else n, stopped, r))
+        return out
+    return _memo("parry_sizes", build)
+
+
+_DASHES = str.maketrans({"–": "-", "—": "-", "−": "-"})
+
+
+def damage_modifiers() -> list[DamageModifierRow]:
+    """STR+SIZ bands and their dice, lowest first, from ``damage-modifier``."""
+    def build():
+        t = table("damage_modifier")
+        out = []
+        for r in t.rows:
+            band = r.cells[0].translate(_DASHES).replace(" ", "")
+            if band.startswith("≤") or band.startswith("<="):
+                low, high = None, int(band.lstrip("≤<="))
+            elif band.endswith("+"):
+                low, high = int(band[:-1]), None
+            elif "-" in band:
+                a, b = band.split("-", 1)
+                low, high = int(a), int(b)
+            else:
+                low = high = int(band)
+            out.append(DamageModifierRow(low, high, r.cells[1].translate(_DASHES).replace(" ", ""), r))
+        return out
+    return _memo("damage_modifiers", build)
+
+
+def hit_locations() -> RuleTable:
+    """The rollable humanoid hit-location table (1d20)."""
+    return table("location")
+
+
+def effects() -> dict[str, EffectRow]:
+    """Special Effect name -> side, needs, weapons and row, from ``special-effects``."""
+    def build():
+        t = table("effects")
+        return {cell(t, r, "Name"): EffectRow(cell(t, r, "Name"), cell(t, r, "Side").lower(),
+                                             cell(t, r, "Needs"), cell(t, r, "Weapons").lower(), r)
+                for r in t.rows}
+    return _memo("effects", build)

@@ -1,0 +1,187 @@
+"""Mythras Initiative (``mythras/combat/setup#1``) and surprise (``mythras/combat/surprise#1``).
+
+Initiative = 1d10 + Initiative Modifier − the highest Armor Points worn, −10 when surprised.
+Highest goes first; DEX breaks ties, then a die roll (ruling ``mythras.roll-off-die``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ruleslawyer.dice import Dice, parse_dice
+from ruleslawyer.errors import RulesInputError
+from ruleslawyer.trace import Step, StepKind, TracedResult, check_overrides, resolve_ruling
+
+from . import ids, rulings as _r
+
+__all__ = ["InitiativeCombatant", "InitiativeEntry", "InitiativeResult", "roll_initiative", "SURPRISE_PENALTY",
+           "SLOTS"]
+
+SURPRISE_PENALTY = 10
+"""Initiative lost by an ambushed target (``mythras/combat/surprise#1``: "–10 Initiative")."""
+
+SLOTS = ("initiative", "tiebreak")
+"""Scripted-dice slots: one d10 per combatant in input order, then roll-offs in tie order."""
+
+
+def _int(v: Any, field: str, low: int | None = None) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or (low is not None and v < low):
+        raise RulesInputError(field, f"must be a whole number{'' if low is None else f' from {low}'}, got {v!r}")
+    return v
+
+
+@dataclass(frozen=True)
+class InitiativeCombatant:
+    """One combatant.
+
+    Attributes:
+        name: unique name.
+        initiative_modifier: the Initiative bonus (any whole number).
+        dex: DEX, breaks ties.
+        armour_points: the highest Armor Points worn on any location (subtracted).
+        surprised: ambushed this Round.
+        roll: a d10 already rolled at the table (1..10), or None to roll.
+    """
+
+    name: str
+    initiative_modifier: int = 0
+    dex: int = 10
+    armour_points: int = 0
+    surprised: bool = False
+    roll: int | None = None
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], field: str) -> InitiativeCombatant:
+        """Build from JSON; ``armour`` (location -> AP) may replace ``armour_points`` (its highest value)."""
+        if not isinstance(d, Mapping):
+            raise RulesInputError(field, "a combatant must be an object")
+        keys = {"name", "initiative_modifier", "dex", "armour_points", "armour", "surprised", "roll"}
+        for k in d:
+            if k not in keys:
+                raise RulesInputError(f"{field}.{k}", f"unknown field; allowed: {', '.join(sorted(keys))}")
+        ap = d.get("armour_points", 0)
+        if "armour" in d:
+            armour = d["armour"]
+            if not isinstance(armour, Mapping):
+                raise RulesInputError(f"{field}.armour", "must map locations to Armor Points")
+            ap = max((_int(v, f"{field}.armour.{k}", 0) for k, v in armour.items()), default=0)
+        return cls(name=d.get("name", ""), initiative_modifier=d.get("initiative_modifier", 0), dex=d.get("dex", 10),
+                   armour_points=ap, surprised=d.get("surprised", False), roll=d.get("roll"))
+
+
+@dataclass(frozen=True)
+class InitiativeEntry:
+    """A combatant's place: the d10, the total, DEX, any roll-off faces, and flat-footedness."""
+
+    name: str
+    roll: int
+    total: int
+    dex: int
+    roll_offs: tuple[int, ...]
+    surprised: bool
+
+
+@dataclass(frozen=True)
+class InitiativeResult(TracedResult):
+    """Initiative order, highest first (``order``), with the dice seed and trace."""
+
+    order: tuple[InitiativeEntry, ...]
+    seed: int | None
+    trace: Step
+
+
+def roll_initiative(combatants: Sequence[InitiativeCombatant], *, dice: Dice | None = None, rng=None,
+                    seed: int | None = None, script: Mapping[str, Sequence[int]] | None = None,
+                    rulings: Mapping[str, str] | None = None) -> InitiativeResult:
+    """Roll Initiative and order the combatants.
+
+    Example: modifier 13, worn armour 2 (highest), d10 = 6 -> 6 + 13 − 2 = 17; surprised -> 7.
+
+    Raises:
+        RulesInputError: no combatants, a repeated or empty name, or a bad number (naming the field,
+            e.g. ``combatants[1].dex``).
+    """
+    overrides = dict(rulings or {})
+    check_overrides(overrides, "mythras")
+    if not combatants:
+        raise RulesInputError("combatants", "give at least one combatant")
+    seen = set()
+    for i, c in enumerate(combatants):
+        f = f"combatants[{i}]"
+        if not isinstance(c.name, str) or not c.name.strip():
+            raise RulesInputError(f"{f}.name", "every combatant needs a name")
+        if c.name in seen:
+            raise RulesInputError(f"{f}.name", f"the name {c.name!r} is used twice")
+        seen.add(c.name)
+        _int(c.initiative_modifier, f"{f}.initiative_modifier")
+        _int(c.dex, f"{f}.dex", 0)
+        _int(c.armour_points, f"{f}.armour_points", 0)
+        if c.roll is not None and (_int(c.roll, f"{f}.roll") < 1 or c.roll > 10):
+            raise RulesInputError(f"{f}.roll", f"a d10 is 1 to 10, got {c.roll}")
+    dice = dice or Dice(rng=rng, seed=seed, script=script)
+    rolled: dict[str, tuple[int, int]] = {}
+    steps = []
+    for c in combatants:
+        face = c.roll if c.roll is not None else dice.roll(10, "initiative")
+        total = face + c.initiative_modifier - c.armour_points - (SURPRISE_PENALTY if c.surprised else 0)
+        children = [Step.of(StepKind.ROLL, "1d10", value=face, detail="entered" if c.roll is not None else "rolled",
+                            cites=[ids.INITIATIVE])]
+        children.append(Step.of(StepKind.MODIFIER, "Initiative Modifier", value=c.initiative_modifier,
+                                cites=[ids.INITIATIVE]))
+        children.append(Step.of(StepKind.MODIFIER, "Highest Armor Points worn", value=-c.armour_points,
+                                cites=[ids.INITIATIVE]))
+        if c.surprised:
+            children.append(Step.of(StepKind.MODIFIER, "Surprised", value=-SURPRISE_PENALTY,
+                                    detail="flat-footed until this Initiative arrives: cannot defend, and no "
+                                           "offensive actions this Round", cites=[ids.SURPRISE]))
+        sign = "−" if c.armour_points >= 0 else "+"
+        steps.append(Step.of(StepKind.RESULT, f"{c.name}: Initiative {total}", value=total,
+                             detail=f"{face} + {c.initiative_modifier} {sign} {c.armour_points}"
+                                    + (f" − {SURPRISE_PENALTY}" if c.surprised else "") + f" = {total}",
+                             children=children))
+        rolled[c.name] = (face, total)
+    by_name = {c.name: c for c in combatants}
+    roll_offs: dict[str, list[int]] = {c.name: [] for c in combatants}
+    use = resolve_ruling(_r.ROLL_OFF_DIE.id, overrides)
+    die = parse_dice(use.answer)
+    tie_steps = []
+
+    def settle(names: list[str]) -> list[str]:
+        """Order a group tied on total and DEX by repeated roll-offs."""
+        if len(names) == 1:
+            return names
+        faces = {}
+        for n in names:
+            faces[n], _ = dice.roll_expr(die, "tiebreak")
+            roll_offs[n].append(faces[n])
+        tie_steps.append(Step.of(StepKind.ROLL, f"Roll-off ({use.answer}): " + ", ".join(f"{n} {faces[n]}" for n in names),
+                                 value=dict(faces), detail="still tied on Initiative and DEX",
+                                 cites=[ids.INITIATIVE], rulings=[use]))
+        out = []
+        for v in sorted(set(faces.values()), reverse=True):
+            out += settle([n for n in names if faces[n] == v])
+        return out
+
+    order_names: list[str] = []
+    totals = sorted({t for _, t in rolled.values()}, reverse=True)
+    for t in totals:
+        group = [c.name for c in combatants if rolled[c.name][1] == t]
+        if len(group) > 1:
+            dexes = sorted({by_name[n].dex for n in group}, reverse=True)
+            tie_steps.append(Step.of(StepKind.COMPARE, f"Tie on {t}: DEX " + ", ".join(
+                f"{n} {by_name[n].dex}" for n in group), value=t, detail="DEX breaks ties", cites=[ids.INITIATIVE]))
+            for dx in dexes:
+                order_names += settle([n for n in group if by_name[n].dex == dx])
+        else:
+            order_names += group
+    order = tuple(InitiativeEntry(n, rolled[n][0], rolled[n][1], by_name[n].dex, tuple(roll_offs[n]),
+                                  by_name[n].surprised) for n in order_names)
+    children = [*steps, *tie_steps,
+                Step.of(StepKind.RESULT, "Order", value=[e.name for e in order],
+                        detail=", ".join(f"{e.name} {e.total}" for e in order) + " (highest goes first)",
+                        cites=[ids.INITIATIVE])]
+    trace = Step.of(StepKind.RESULT, "Mythras Initiative", value=[e.name for e in order],
+                    detail=" > ".join(e.name for e in order), children=children)
+    return InitiativeResult(order, dice.seed, trace)

@@ -1,0 +1,256 @@
+"""Named rulings of the Mythras engine: every point where the combat chapter is silent or vague.
+
+Each ruling is registered at import; engines resolve them with
+:func:`ruleslawyer.trace.resolve_ruling` so a caller can override any of them per call
+(``rulings={"mythras.halving": "round-down"}``).
+"""
+
+from __future__ import annotations
+
+from ruleslawyer.trace import (PROVENANCE_KIT_DEFAULT, PROVENANCE_PUBLISHED_PREFIX,
+                               PROVENANCE_SOURCE_SILENT, Ruling, register)
+
+from . import ids
+
+__all__ = [
+    "HALVING", "HERCULEAN", "OVER_100", "RANGED_CHOOSE_LOCATION", "MAXIMISE_DAMAGE", "BYPASS_ARMOR",
+    "IMPALE", "ENHANCE_PARRY", "EFFECT_TEXT", "EVADE_SUCCESS", "WARD_LOCATION", "COMBINE_GRADES",
+    "STEP_PAST_END", "DAMAGE_FLOOR", "PARRY_MISSILES", "RANGED_DAMAGE_MODIFIER", "ROLL_OFF_DIE",
+    "OUTSIDE_STYLE_GRADES", "RULINGS",
+]
+
+_CORE = PROVENANCE_PUBLISHED_PREFIX + "Mythras core rules"
+_IMPERATIVE = PROVENANCE_PUBLISHED_PREFIX + "Mythras Imperative"
+
+HALVING = register(Ruling(
+    id="mythras.halving",
+    ruleset="mythras",
+    question="When a parry one Size step smaller, or a Long range shot, halves an odd amount of "
+             "damage, which way does the half that gets through round?",
+    default="round-up",
+    alternatives=("round-down",),
+    provenance=_CORE,
+    explanation="The published rules round every fraction up; the kit rounds the damage that still "
+                "gets through up (7 halved lets 4 through). 'round-down' lets 3 through.",
+    cites=(ids.EX_PARRY_HALF, ids.RANGED_LONG),
+))
+
+HERCULEAN = register(Ruling(
+    id="mythras.herculean",
+    ruleset="mythras",
+    question="Does the Herculean grade multiply the skill by 1/5 or by 1/10?",
+    default="1/5",
+    alternatives=("1/10",),
+    provenance=_IMPERATIVE,
+    explanation="Mythras Imperative gives one fifth; other printings give one tenth.",
+    cites=(ids.COMBAT_STYLE,),
+))
+
+OVER_100 = register(Ruling(
+    id="mythras.over-100",
+    ruleset="mythras",
+    question="When one side of an opposed or differential roll has a skill above 100%, are the "
+             "skills adjusted before rolling?",
+    default="reduce-by-excess",
+    alternatives=("no-adjustment",),
+    provenance=_CORE,
+    explanation="The published rules take the highest skill's excess over 100 off every participant's "
+                "skill (attack 130 vs parry 80 becomes 100 vs 50). 'no-adjustment' rolls the skills "
+                "as they are.",
+    cites=(ids.EX_DIFFERENTIAL,),
+))
+
+RANGED_CHOOSE_LOCATION = register(Ruling(
+    id="mythras.ranged-choose-location",
+    ruleset="mythras",
+    question="Does Choose Location at range need a Critical?",
+    default="critical-unless-close-and-still",
+    alternatives=("as-melee",),
+    provenance=_CORE,
+    explanation="The chapter only says Close range allows it 'more freely' when the target is still "
+                "or unaware. The published rules need a Critical at range unless the target is at "
+                "Close range and stationary or unaware. 'as-melee' allows it on any win.",
+    cites=(ids.RANGED_CLOSE, ids.EFFECTS),
+))
+
+MAXIMISE_DAMAGE = register(Ruling(
+    id="mythras.maximise-damage",
+    ruleset="mythras",
+    question="What does Maximise Damage (stackable) maximise?",
+    default="weapon-then-modifier",
+    alternatives=("weapon-and-modifier",),
+    provenance=_CORE,
+    explanation="The effect's text is not in the chapter. Published rules: the first pick rolls the "
+                "weapon's dice at maximum; stacking a second pick maximises the Damage Modifier too. "
+                "'weapon-and-modifier' maximises both with one pick.",
+    cites=(ids.EFFECTS,),
+))
+
+BYPASS_ARMOR = register(Ruling(
+    id="mythras.bypass-armor",
+    ruleset="mythras",
+    question="What armour does Bypass Armor (stackable) ignore?",
+    default="worn-then-natural",
+    alternatives=("natural-then-worn", "all-armour"),
+    provenance=_CORE,
+    explanation="The effect's text is not in the chapter. Published rules: one pick ignores one layer "
+                "of armour, a second pick both. The kit ignores worn armour first; 'natural-then-worn' "
+                "the natural layer first; 'all-armour' ignores both with one pick.",
+    cites=(ids.EFFECTS, ids.EX_ARMOUR),
+))
+
+IMPALE = register(Ruling(
+    id="mythras.impale",
+    ruleset="mythras",
+    question="How does Impale change the damage roll?",
+    default="roll-twice-keep-higher",
+    alternatives=("record-only",),
+    provenance=_CORE,
+    explanation="Published rules: roll the weapon's damage twice and keep the better (the weapon may "
+                "stick, which the kit records). 'record-only' leaves the numbers alone.",
+    cites=(ids.EFFECTS,),
+))
+
+ENHANCE_PARRY = register(Ruling(
+    id="mythras.enhance-parry",
+    ruleset="mythras",
+    question="How does Enhance Parry change the parry's Size reduction?",
+    default="stop-all",
+    alternatives=("record-only",),
+    provenance=_CORE,
+    explanation="Published rules: the parry stops all the damage whatever the Sizes. 'record-only' "
+                "leaves the Size comparison alone.",
+    cites=(ids.EFFECTS, ids.EX_PARRY_REDUCES),
+))
+
+EFFECT_TEXT = register(Ruling(
+    id="mythras.effect-text",
+    ruleset="mythras",
+    question="How are Special Effects whose text is not in the chapter applied?",
+    default="record-for-gm",
+    alternatives=(),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="The chapter defers every Effect's wording to the Combat reference. Effects that do not "
+                "change the exchange's numbers are recorded in the trace for the Games Master to apply.",
+    cites=(ids.EFFECTS_TEXT_ELSEWHERE,),
+))
+
+EVADE_SUCCESS = register(Ruling(
+    id="mythras.evade-success",
+    ruleset="mythras",
+    question="What Evade result counts as 'winning' so the evader takes no damage?",
+    default="evade-succeeds",
+    alternatives=("level-at-least-attack", "level-above-attack"),
+    provenance=_CORE,
+    explanation="Published rules: any successful Evade avoids the attack; the differential only decides "
+                "Special Effects. 'level-at-least-attack' needs the Evade's level to equal or beat the "
+                "attack's; 'level-above-attack' needs it to beat it.",
+    cites=(ids.EVADE,),
+))
+
+WARD_LOCATION = register(Ruling(
+    id="mythras.ward-location",
+    ruleset="mythras",
+    question="What does Ward Location (a passive block) do when a hit lands on a warded location?",
+    default="block-as-parry",
+    alternatives=("record-only",),
+    provenance=_CORE,
+    explanation="Published rules (passive blocking): the shield reduces damage to a warded location by "
+                "its Size as a successful parry would. 'record-only' notes the ward and changes nothing.",
+    cites=(ids.MENU_FREE, ids.WARD_HABIT),
+))
+
+COMBINE_GRADES = register(Ruling(
+    id="mythras.combine-grades",
+    ruleset="mythras",
+    question="When several conditions each make a roll harder (a Charge, a weapon outside the style, "
+             "firing into a melee), how do they combine?",
+    default="add-steps",
+    alternatives=("hardest-only",),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="'add-steps': each condition moves the grade the number of steps it names past Standard "
+                "(Hard = 1, Formidable = 2), added together. 'hardest-only': only the hardest single "
+                "condition counts. Aiming then eases one grade either way.",
+    cites=(ids.CHARGE, ids.COMBAT_STYLE, ids.RANGED_INTO_MELEE),
+))
+
+STEP_PAST_END = register(Ruling(
+    id="mythras.step-past-end",
+    ruleset="mythras",
+    question="What happens when a step moves a Size, a Force or a Damage Modifier past the end of its "
+             "table (Enormous +1 step, Small -1 step, past STR+SIZ 120)?",
+    default="stay-at-end",
+    alternatives=("refuse",),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="The tables end there and give no further dice or Sizes. 'stay-at-end' keeps the last "
+                "row; 'refuse' raises an error naming the input.",
+    cites=(ids.SIZE_STEPS, ids.CHARGE),
+))
+
+DAMAGE_FLOOR = register(Ruling(
+    id="mythras.damage-floor",
+    ruleset="mythras",
+    question="Can a negative Damage Modifier or armour take damage below 0?",
+    default="zero",
+    alternatives=(),
+    provenance=PROVENANCE_KIT_DEFAULT,
+    explanation="Damage never goes below 0; a blow reduced below 0 simply does no harm.",
+    cites=(ids.EX_DAMAGE, ids.EX_ARMOUR),
+))
+
+PARRY_MISSILES = register(Ruling(
+    id="mythras.parry-missiles",
+    ruleset="mythras",
+    question="Which weapons can parry a missile (bow or thrown)?",
+    default="shields-only",
+    alternatives=("any-weapon",),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="The chapter: 'only shields (or cover/Evade) meaningfully parry most missiles'. With "
+                "'shields-only' a non-shield parry against a missile cannot be made and counts as no "
+                "parry; 'any-weapon' allows it.",
+    cites=(ids.RANGED,),
+))
+
+RANGED_DAMAGE_MODIFIER = register(Ruling(
+    id="mythras.ranged-damage-modifier",
+    ruleset="mythras",
+    question="Does the Damage Modifier apply to a ranged weapon whose entry does not say?",
+    default="bows-and-thrown",
+    alternatives=("never", "always"),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="The chapter says 'usually bows and thrown yes; firearms no'. A weapon may say so "
+                "itself (damage_modifier_applies); otherwise this ruling decides.",
+    cites=(ids.RANGED,),
+))
+
+ROLL_OFF_DIE = register(Ruling(
+    id="mythras.roll-off-die",
+    ruleset="mythras",
+    question="Which die breaks an Initiative tie that DEX does not break?",
+    default="1d10",
+    alternatives=("1d100",),
+    provenance=PROVENANCE_KIT_DEFAULT,
+    explanation="The chapter says 'then a die roll'. The tied combatants roll 1d10 each (again while "
+                "still tied); the higher goes first.",
+    cites=(ids.INITIATIVE,),
+))
+
+OUTSIDE_STYLE_GRADES = register(Ruling(
+    id="mythras.outside-style-grades",
+    ruleset="mythras",
+    question="How many grades harder is a weapon outside your Combat Styles when the Games Master "
+             "does not say?",
+    default="1",
+    alternatives=("2", "3"),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="The chapter: 'one or more difficulty grades harder'. The input may give the number "
+                "(outside_style_grades); otherwise this ruling does.",
+    cites=(ids.COMBAT_STYLE,),
+))
+
+RULINGS: tuple[Ruling, ...] = (
+    HALVING, HERCULEAN, OVER_100, RANGED_CHOOSE_LOCATION, MAXIMISE_DAMAGE, BYPASS_ARMOR, IMPALE,
+    ENHANCE_PARRY, EFFECT_TEXT, EVADE_SUCCESS, WARD_LOCATION, COMBINE_GRADES, STEP_PAST_END,
+    DAMAGE_FLOOR, PARRY_MISSILES, RANGED_DAMAGE_MODIFIER, ROLL_OFF_DIE, OUTSIDE_STYLE_GRADES,
+)
+"""Every Mythras ruling, in the order above."""
