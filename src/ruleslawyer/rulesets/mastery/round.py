@@ -1,0 +1,453 @@
+"""The combat round: Startle/Ambush, declarations, the 1d6 side roll, Fast/Moderate/Slow phases
+and held actions.
+
+Entry points: :func:`startle` (one creature's Startle trial) and :func:`sequence_round` (the order
+of action for a round). Rules: ``mastery/combat/combat-flow#1-16``,
+``mastery/combat/action-points/initiative-phases``, ``mastery/combat/startle-and-ambush``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from ruleslawyer.dice import Dice
+from ruleslawyer.errors import RulesInputError
+from ruleslawyer.trace import Step, StepKind, TracedResult
+
+from . import ids
+from . import rulings as R
+from .tiers import check_tier, roll_tier_die
+
+__all__ = ["Phase", "Side", "Spell", "Declaration", "HoldTrigger", "RoundCombatant", "StartleResult",
+           "SequenceResult", "WEAPON_EXAMPLES", "startle", "declared_phase", "sequence_round",
+           "sequence_from_dict"]
+
+
+class Phase(StrEnum):
+    """Initiative phases, in order (``.../initiative-phases#2-4``, ``combat-flow#13-15``)."""
+
+    FAST = "fast"
+    MODERATE = "moderate"
+    SLOW = "slow"
+
+    @property
+    def order(self) -> int:
+        return _ORDER[self]
+
+
+_ORDER = {Phase.FAST: 1, Phase.MODERATE: 2, Phase.SLOW: 3}
+_PHASE_CITE = {Phase.FAST: ids.PHASE_FAST, Phase.MODERATE: ids.PHASE_MODERATE, Phase.SLOW: ids.PHASE_SLOW}
+_RESOLVE_CITE = {Phase.FAST: ids.FLOW_FAST, Phase.MODERATE: ids.FLOW_MODERATE, Phase.SLOW: ids.FLOW_SLOW}
+
+
+class Side(StrEnum):
+    """The two sides of the 1d6 roll (``combat-flow#12``)."""
+
+    PCS = "pcs"
+    ENEMIES = "enemies"
+
+
+WEAPON_EXAMPLES: dict[str, Phase] = {
+    "dagger": Phase.FAST, "shortbow": Phase.FAST, "unarmed": Phase.FAST,
+    "sword": Phase.MODERATE, "mace": Phase.MODERATE, "spear": Phase.MODERATE,
+    "maul": Phase.SLOW, "greataxe": Phase.SLOW, "heavy crossbow": Phase.SLOW,
+}
+"""The weapons the chapter names as examples of each speed (``.../initiative-phases#2-4``).
+Other weapons: give their speed (``"fast"``, ``"moderate"``, ``"slow"``), per Weapon Mastery."""
+
+_SPELL_EXAMPLES = {"flame dart": Phase.FAST, "thunderclap": Phase.MODERATE}
+
+
+def _phase(value: object, name: str) -> Phase:
+    try:
+        return Phase(str(value).lower())
+    except ValueError:
+        raise RulesInputError(name, f"unknown phase {value!r}; allowed: fast, moderate, slow") from None
+
+
+def _weapon_phase(value: str, name: str) -> tuple[Phase, str]:
+    v = str(value).lower().strip()
+    if v in {p.value for p in Phase}:
+        return Phase(v), ids.PHASES_BY_SPEED
+    key = v[:-1] if v.endswith("s") and v[:-1] in WEAPON_EXAMPLES else v
+    if key in WEAPON_EXAMPLES:
+        ph = WEAPON_EXAMPLES[key]
+        return ph, (ids.UNARMED_FAST if key == "unarmed" else _PHASE_CITE[ph])
+    raise RulesInputError(name, f"unknown weapon {value!r}: give its speed (fast, moderate, slow) or one of "
+                                f"the chapter's examples: {', '.join(WEAPON_EXAMPLES)}")
+
+
+@dataclass(frozen=True)
+class Spell:
+    """A declared spell: its speed, or its magan cost (1-3 magan is Fast), or a named example."""
+
+    name: str = ""
+    speed: Phase | None = None
+    magan: int | None = None
+
+    def phase(self, field_name: str) -> tuple[Phase, str]:
+        if self.speed is not None:
+            return _phase(self.speed, f"{field_name}.speed"), ids.SPELL_SPEED
+        if self.name.lower() in _SPELL_EXAMPLES:
+            return _SPELL_EXAMPLES[self.name.lower()], ids.SPELL_SPEED
+        if self.magan is not None:
+            if isinstance(self.magan, bool) or not isinstance(self.magan, int) or self.magan < 1:
+                raise RulesInputError(f"{field_name}.magan", f"must be a whole number >= 1, got {self.magan!r}")
+            if self.magan <= 3:
+                return Phase.FAST, ids.CASTING_REACTION
+        raise RulesInputError(f"{field_name}.speed", "give the spell's speed (fast, moderate, slow): only 1-3 "
+                                                     "magan spells are known to be Fast; see Magic Mastery, Spell Speed")
+
+
+@dataclass(frozen=True)
+class HoldTrigger:
+    """Hold for a trigger: the condition, AP committed, and the phase it occurs in (None: never)."""
+
+    condition: str
+    ap: int = 1
+    occurs: Phase | None = None
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What a combatant declares (``combat-flow#3-10``).
+
+    Attributes:
+        weapon: the equipped weapon: a speed or a chapter example ("dagger", "maul", "unarmed"...).
+        attack: whether a weapon attack is declared (a weapon held but not attacked with does not set
+            the phase).
+        switch_to: a weapon switched to this round (the slowest weapon involved sets the phase).
+        style_speed: speed of a combat style being changed to, if any.
+        spell: a declared spell.
+        hold_to: hold to this later phase.
+        hold_trigger: hold for a trigger.
+    """
+
+    weapon: str | None = None
+    attack: bool = True
+    switch_to: str | None = None
+    style_speed: Phase | None = None
+    spell: Spell | None = None
+    hold_to: Phase | None = None
+    hold_trigger: HoldTrigger | None = None
+
+
+@dataclass(frozen=True)
+class RoundCombatant:
+    """A combatant in the round: name, side, declaration, and Startle tiers if unaware."""
+
+    name: str
+    side: Side
+    declaration: Declaration = field(default_factory=Declaration)
+    unaware: bool = False
+    agility_tier: int = 1
+    perception_tier: int = 1
+
+
+@dataclass(frozen=True)
+class StartleResult(TracedResult):
+    """A Startle trial: total vs DC, failed by how much, the Impaired tier and condition, and the
+    tier in the given round (0 = no longer Impaired)."""
+
+    name: str
+    total: int
+    dc: int
+    success: bool
+    failed_by: int
+    impaired_tier: int
+    condition: str
+    tier_this_round: int
+    trace: Step
+
+
+_STARTLE = ((5, 3, "Paralyzed", ids.STARTLE_PARALYZED), (3, 2, "Stunned", ids.STARTLE_STUNNED),
+            (1, 1, "Dazed", ids.STARTLE_DAZED))
+_CONDITION_BY_TIER = {3: "Paralyzed", 2: "Stunned", 1: "Dazed", 0: ""}
+
+
+def startle(dice: Dice, *, name: str = "creature", agility_tier: int, perception_tier: int,
+            dc: int | None = None, ambush_dc: int | None = None, round_number: int = 1,
+            rulings: Mapping[str, str] | None = None) -> StartleResult:
+    """Roll a Startle trial: Agility tier die + Perception tier die (slots ``startle_agility``,
+    ``startle_perception``) against DC 6 (both sides unaware), a GM-adjusted ``dc``, or ``ambush_dc``.
+
+    Failed: Impaired tier 1 Dazed; by 3-4 tier 2 Stunned; by 5+ tier 3 Paralyzed; the tier drops one
+    each round (``mastery.impaired-first-step``, ``mastery.impaired-below-1``).
+
+    Raises:
+        RulesInputError: bad tier, DC < 1, round < 1.
+    """
+    check_tier(agility_tier, f"{name}.agility_tier")
+    check_tier(perception_tier, f"{name}.perception_tier")
+    if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
+        raise RulesInputError("round", f"must be a whole number >= 1, got {round_number!r}")
+    children: list[Step] = []
+    if ambush_dc is not None:
+        the_dc, dc_cite, how = ambush_dc, ids.AMBUSH_DC, "ambush DC set by the ambushers"
+    elif dc is not None:
+        the_dc, dc_cite, how = dc, ids.STARTLE_DC, "DC adjusted by the GM"
+    else:
+        the_dc, dc_cite, how = 6, ids.STARTLE_DC, "both sides unaware"
+    if isinstance(the_dc, bool) or not isinstance(the_dc, int) or the_dc < 1:
+        raise RulesInputError("ambush_dc" if ambush_dc is not None else "dc", f"must be a whole number >= 1, got {the_dc!r}")
+    children.append(Step.of(StepKind.RULE, "Startle DC", the_dc, detail=how, cites=[dc_cite]))
+    explode = R.ruling_use(R.TRIAL_DICE_EXPLODE, rulings)
+    ag = roll_tier_die(dice, agility_tier, "startle_agility", label="Agility tier die",
+                       explode=explode.answer == "yes", explode_rulings=[explode], rulings=rulings,
+                       field=f"{name}.agility_tier")
+    pe = roll_tier_die(dice, perception_tier, "startle_perception", label="Perception tier die",
+                       explode=explode.answer == "yes", explode_rulings=[explode], rulings=rulings,
+                       field=f"{name}.perception_tier")
+    total = ag.total + pe.total
+    children += [ag.step, pe.step, Step.of(StepKind.RULING, "Startle roll: the two dice added", total,
+                                           cites=[ids.STARTLE_TRIAL], rulings=[R.ruling_use(R.STARTLE_ROLL, rulings)])]
+    if total == the_dc:
+        tie = R.ruling_use(R.TRIAL_TIE, rulings)
+        success = tie.answer == "success"
+        children.append(Step.of(StepKind.RULING, "Roll equals the DC", "success" if success else "failure", rulings=[tie]))
+    else:
+        success = total > the_dc
+    failed_by = 0 if success else max(the_dc - total, 1 if total == the_dc else 0)
+    tier, condition = 0, ""
+    if not success:
+        for low, t, cond, cite in _STARTLE:
+            if failed_by >= low:
+                tier, condition = t, cond
+                children.append(Step.of(StepKind.RULE, f"Failed by {failed_by}: Tier {t} Impaired: {cond}", t,
+                                        cites=[cite]))
+                break
+    else:
+        children.append(Step.of(StepKind.COMPARE, f"{total} vs DC {the_dc}", "success", cites=[ids.STARTLE_TRIAL]))
+    now = tier
+    if tier:
+        first = R.ruling_use(R.IMPAIRED_FIRST_STEP, rulings)
+        steps_down = round_number - 1 if first.answer == "from-round-2" else round_number
+        now = max(tier - steps_down, 0)
+        rus = [first] + ([R.ruling_use(R.IMPAIRED_BELOW_1, rulings)] if tier - steps_down <= 0 else [])
+        children.append(Step.of(StepKind.RULING, f"Round {round_number}: Impaired tier {now}"
+                                + (f" ({_CONDITION_BY_TIER[now]})" if now else " (no longer Impaired)"), now,
+                                cites=[ids.IMPAIRED_PROGRESSION, ids.FLOW_NEXT_ROUND], rulings=rus))
+    label = f"Startle ({name}): " + ("no effect" if success else f"Tier {tier} Impaired: {condition}")
+    step = Step.of(StepKind.RESULT, label, "success" if success else condition,
+                   detail=f"{total} vs DC {the_dc}", cites=[ids.FLOW_STARTLE, ids.STARTLE_TRIAL], children=children)
+    return StartleResult(name, total, the_dc, success, failed_by, tier, condition, now, step)
+
+
+def declared_phase(decl: Declaration, rulings: Mapping[str, str] | None = None,
+                   field_name: str = "declaration") -> tuple[Phase, Step]:
+    """The phase a declaration puts a combatant in: the slowest of the declared weapon attack, the
+    weapons of a switch, a style change and a spell (``combat-flow#4``, ``#6``,
+    ``initiative-phases#5``); unarmed is Fast; nothing with a speed -> ``mastery.phase-nothing-declared``.
+    """
+    parts: list[tuple[Phase, str, str]] = []
+    if decl.weapon is not None and (decl.attack or decl.switch_to is not None):
+        ph, cite = _weapon_phase(decl.weapon, f"{field_name}.weapon")
+        parts.append((ph, f"weapon {decl.weapon}", cite))
+    elif decl.weapon is not None:
+        pass  # held, no attack declared: does not set the phase
+    if decl.switch_to is not None:
+        ph, cite = _weapon_phase(decl.switch_to, f"{field_name}.switch_to")
+        parts.append((ph, f"switch to {decl.switch_to}", cite))
+    if decl.style_speed is not None:
+        parts.append((_phase(decl.style_speed, f"{field_name}.style_speed"), "style change", ids.FLOW_WEAPON))
+    if decl.spell is not None:
+        ph, cite = decl.spell.phase(f"{field_name}.spell")
+        parts.append((ph, f"spell {decl.spell.name}".strip(), cite))
+    children = [Step.of(StepKind.RULE, f"{what}: {ph.value}", ph.value, cites=[cite]) for ph, what, cite in parts]
+    if decl.weapon is not None and not decl.attack and decl.switch_to is None:
+        children.append(Step.of(StepKind.RULE, f"{decl.weapon} held without a declared attack: does not set the phase",
+                                cites=[ids.FLOW_SPELLS]))
+    if not parts:
+        use = R.ruling_use(R.PHASE_NOTHING_DECLARED, rulings)
+        ph = Phase(use.answer)
+        return ph, Step.of(StepKind.RULING, f"Phase: {ph.value} (nothing with a speed declared)", ph.value,
+                           cites=[ids.PHASE_DECLARED], rulings=[use], children=children)
+    ph = max((p for p, _, _ in parts), key=lambda p: p.order)
+    cites = [ids.PHASE_DECLARED] + ([ids.FLOW_WEAPON] if decl.switch_to or decl.style_speed else []) + \
+        ([ids.FLOW_SPELLS] if decl.spell is not None and len(parts) > 1 else [])
+    return ph, Step.of(StepKind.RULE, f"Phase: {ph.value}" + (" (the slowest declared)" if len(parts) > 1 else ""),
+                       ph.value, cites=cites, children=children)
+
+
+@dataclass(frozen=True)
+class SequenceResult(TracedResult):
+    """The order of a round.
+
+    Attributes:
+        side_roll: the 1d6; first: the side that goes first.
+        startle: Startle results (round 1 only, for unaware creatures).
+        order: ``[{"phase", "side", "combatants": [names]}]`` in resolution order (empty slots left out).
+        combatants: per name: natural phase, acting phase, hold outcome.
+        trace: cited steps.
+    """
+
+    side_roll: int
+    first: Side
+    startle: tuple[StartleResult, ...]
+    order: tuple[dict[str, Any], ...]
+    combatants: dict[str, dict[str, Any]]
+    trace: Step
+
+
+def sequence_round(combatants: Sequence[RoundCombatant], *, round_number: int = 1, side_roll: int | None = None,
+                   startle_dc: int | None = None, ambush_dc: int | None = None, dice: Dice | None = None,
+                   seed: int | None = None, script: Mapping[str, Any] | None = None,
+                   rulings: Mapping[str, str] | None = None) -> SequenceResult:
+    """Sequence a round: Startle (round 1, unaware creatures), declarations -> phases, the 1d6 side
+    roll (slot ``side``; 1-3 PCs, 4-6 enemies), then Fast, Moderate, Slow, each winning side first;
+    holds to a later phase and holds for a trigger.
+
+    Raises:
+        RulesInputError: a hold to the same or an earlier phase (field
+            ``combatants[i].declaration.hold_to``), duplicate names, a side roll outside 1..6, ...
+    """
+    rulings = R.check(rulings)
+    if not combatants:
+        raise RulesInputError("combatants", "at least one combatant is needed")
+    names = [c.name for c in combatants]
+    if len(set(names)) != len(names):
+        raise RulesInputError("combatants", f"names must be unique, got {names}")
+    dice = dice or Dice(seed=seed, script=dict(script) if script else None)
+    steps: list[Step] = []
+    startles: list[StartleResult] = []
+    unaware = [c for c in combatants if c.unaware]
+    if unaware:
+        for c in unaware:
+            s = startle(dice, name=c.name, agility_tier=c.agility_tier, perception_tier=c.perception_tier,
+                        dc=startle_dc, ambush_dc=ambush_dc, round_number=round_number, rulings=rulings)
+            startles.append(s)
+        steps.append(Step.of(StepKind.RESULT, "1. Startle or Ambush", len(startles), cites=[ids.FLOW_STARTLE],
+                             children=[s.trace for s in startles]))
+    else:
+        steps.append(Step.of(StepKind.INFO, "1. Startle or Ambush: nobody is unaware", 0, cites=[ids.FLOW_STARTLE]))
+    info: dict[str, dict[str, Any]] = {}
+    decl_steps = []
+    for i, c in enumerate(combatants):
+        fname = f"combatants[{i}].declaration"
+        try:
+            side = Side(str(c.side).lower())
+        except ValueError:
+            raise RulesInputError(f"combatants[{i}].side", f"unknown side {c.side!r}; allowed: pcs, enemies") from None
+        natural, pstep = declared_phase(c.declaration, rulings, fname)
+        sub = [pstep]
+        acting: Phase | None = natural
+        hold = ""
+        d = c.declaration
+        if d.hold_to is not None and d.hold_trigger is not None:
+            raise RulesInputError(f"{fname}.hold_to", "hold either to a phase or for a trigger, not both")
+        if d.hold_to is not None:
+            to = _phase(d.hold_to, f"{fname}.hold_to")
+            if to.order <= natural.order:
+                raise RulesInputError(f"{fname}.hold_to",
+                                      f"cannot hold to {to.value}: a hold names a phase later than the declared "
+                                      f"phase ({natural.value}); you cannot hold to an earlier phase")
+            acting, hold = to, f"held to {to.value}"
+            sub.append(Step.of(StepKind.RULE, f"Hold to phase: acts in {to.value}", to.value,
+                               cites=[ids.FLOW_HOLD, ids.FLOW_HOLD_PHASE]))
+        elif d.hold_trigger is not None:
+            ht = d.hold_trigger
+            if isinstance(ht.ap, bool) or not isinstance(ht.ap, int) or not 1 <= ht.ap <= 2:
+                raise RulesInputError(f"{fname}.hold_trigger.ap", f"must commit 1 or 2 AP, got {ht.ap!r}")
+            if ht.occurs is None:
+                acting, hold = None, f"trigger never occurred: {ht.ap} AP lost"
+            else:
+                occ = _phase(ht.occurs, f"{fname}.hold_trigger.occurs")
+                if occ.order < natural.order:
+                    acting, hold = None, f"trigger in {occ.value}, before the natural phase ({natural.value}): cannot react"
+                else:
+                    acting, hold = occ, f"acts immediately when the trigger occurs in {occ.value}"
+            sub.append(Step.of(StepKind.RULE, f"Hold for trigger ({ht.condition}): {hold}",
+                               acting.value if acting else "no action", detail=f"{ht.ap} AP committed",
+                               cites=[ids.FLOW_HOLD, ids.FLOW_HOLD_TRIGGER]))
+        info[c.name] = {"side": side.value, "natural_phase": natural.value,
+                        "acting_phase": acting.value if acting else None, "hold": hold}
+        decl_steps.append(Step.of(StepKind.RESULT, f"{c.name} ({side.value})", acting.value if acting else "no action",
+                                  children=sub))
+    steps.append(Step.of(StepKind.RESULT, "2. Declaration Phase", len(decl_steps),
+                         cites=[ids.FLOW_DECLARATION, ids.FLOW_ONLY_DECLARED], children=decl_steps))
+    if side_roll is None:
+        face = dice.roll(6, "side")
+        how = "rolled"
+    else:
+        if isinstance(side_roll, bool) or not isinstance(side_roll, int) or not 1 <= side_roll <= 6:
+            raise RulesInputError("side_roll", f"a 1d6 result: a whole number from 1 to 6, got {side_roll!r}")
+        face, how = side_roll, "entered"
+    first = Side.PCS if face <= 3 else Side.ENEMIES
+    second = Side.ENEMIES if first is Side.PCS else Side.PCS
+    steps.append(Step.of(StepKind.ROLL, f"3. Side roll 1d6 ({how}): {first.value} first", face,
+                         detail="1-3 PCs, 4-6 enemies", cites=[ids.FLOW_SIDE_ROLL]))
+    order: list[dict[str, Any]] = []
+    phase_steps = []
+    for n, ph in enumerate(Phase, start=4):
+        slots = []
+        for side in (first, second):
+            who = [c.name for c in combatants if info[c.name]["side"] == side.value and info[c.name]["acting_phase"] == ph.value]
+            if who:
+                order.append({"phase": ph.value, "side": side.value, "combatants": who})
+                slots.append(Step.of(StepKind.INFO, f"{side.value}: {', '.join(who)}", len(who)))
+        phase_steps.append(Step.of(StepKind.RULE, f"{n}. {ph.value.capitalize()} phase (winning side, then losing side)",
+                                   sum(len(o["combatants"]) for o in order if o["phase"] == ph.value),
+                                   cites=[_RESOLVE_CITE[ph]], children=slots))
+    steps.extend(phase_steps)
+    steps.append(Step.of(StepKind.INFO, "7. Next round: conditions reduced; unspent AP lost", cites=[ids.FLOW_NEXT_ROUND,
+                                                                                                 ids.USE_IT_OR_LOSE_IT]))
+    trace = Step.of(StepKind.RESULT, f"Round {round_number}: {first.value} first", face, children=steps)
+    return SequenceResult(face, first, tuple(startles), tuple(order), info, trace)
+
+
+def sequence_from_dict(data: Mapping[str, Any], *, seed: int | None = None,
+                       rulings: Mapping[str, str] | None = None) -> SequenceResult:
+    """Sequence a round from the JSON input format (``ruleslawyer sequence mastery --schema``)."""
+    if not isinstance(data, Mapping):
+        raise RulesInputError("input", "must be a JSON object")
+    allowed = {"combatants", "round", "side_roll", "startle_dc", "ambush_dc", "dice", "seed", "rulings", "description"}
+    extra = sorted(set(data) - allowed)
+    if extra:
+        raise RulesInputError(extra[0], f"unknown field; allowed: {', '.join(sorted(allowed))}")
+    cs = data.get("combatants")
+    if not isinstance(cs, list):
+        raise RulesInputError("combatants", "required: a list of combatants")
+    out = []
+    for i, c in enumerate(cs):
+        p = f"combatants[{i}]"
+        if not isinstance(c, Mapping):
+            raise RulesInputError(p, "must be an object")
+        bad = sorted(set(c) - {"name", "side", "declaration", "unaware", "agility_tier", "perception_tier"})
+        if bad:
+            raise RulesInputError(f"{p}.{bad[0]}", "unknown field; allowed: name, side, declaration, unaware, "
+                                                   "agility_tier, perception_tier")
+        d = c.get("declaration", {}) or {}
+        dbad = sorted(set(d) - {"weapon", "attack", "switch_to", "style_speed", "spell", "hold_to", "hold_trigger"})
+        if dbad:
+            raise RulesInputError(f"{p}.declaration.{dbad[0]}", "unknown field; allowed: weapon, attack, switch_to, "
+                                                                "style_speed, spell, hold_to, hold_trigger")
+        spell = d.get("spell")
+        if spell is not None:
+            if isinstance(spell, str):
+                spell = Spell(name=spell)
+            elif isinstance(spell, Mapping):
+                spell = Spell(name=str(spell.get("name", "")), speed=spell.get("speed"), magan=spell.get("magan"))
+            else:
+                raise RulesInputError(f"{p}.declaration.spell", "must be a name or {name, speed, magan}")
+        ht = d.get("hold_trigger")
+        if ht is not None:
+            if not isinstance(ht, Mapping) or "condition" not in ht:
+                raise RulesInputError(f"{p}.declaration.hold_trigger", "must be {condition, ap, occurs}")
+            occ = ht.get("occurs")
+            ht = HoldTrigger(str(ht["condition"]), ht.get("ap", 1),
+                             _phase(occ, f"{p}.declaration.hold_trigger.occurs") if occ is not None else None)
+        decl = Declaration(weapon=d.get("weapon"), attack=bool(d.get("attack", True)), switch_to=d.get("switch_to"),
+                           style_speed=d.get("style_speed"), spell=spell, hold_to=d.get("hold_to"), hold_trigger=ht)
+        if "name" not in c or "side" not in c:
+            raise RulesInputError(p, "name and side are required")
+        out.append(RoundCombatant(str(c["name"]), c["side"], decl, bool(c.get("unaware", False)),
+                                  c.get("agility_tier", 1), c.get("perception_tier", 1)))
+    merged = dict(data.get("rulings") or {})
+    merged.update(rulings or {})
+    return sequence_round(out, round_number=data.get("round", 1), side_roll=data.get("side_roll"),
+                          startle_dc=data.get("startle_dc"), ambush_dc=data.get("ambush_dc"),
+                          seed=seed if seed is not None else data.get("seed"), script=data.get("dice"),
+                          rulings=merged)
