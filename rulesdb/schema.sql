@@ -92,3 +92,29 @@ CREATE VIRTUAL TABLE units_plain_fts USING fts5(
     prefix='2 3'
 );
 CREATE VIRTUAL TABLE vocab USING fts5vocab(units_plain_fts, 'row');
+
+-- Every unstemmed vocabulary word with its Porter stem (highlighting and term matching in search).
+CREATE TABLE stems (
+    word TEXT PRIMARY KEY,
+    stem TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- Terms the sources define: "Engaged: ...", "Durability. Durability is ...", "A Round (rnd) is ...".
+CREATE TABLE glossary (
+    key     TEXT NOT NULL,                -- folded lookup key: "engaged", "action points", "ap"
+    ruleset TEXT NOT NULL,
+    unit_id TEXT NOT NULL,                -- the defining unit
+    term    TEXT NOT NULL,                -- the term as written
+    style   TEXT NOT NULL,                -- label | sentence | abbreviation
+    PRIMARY KEY (key, ruleset, unit_id)
+);
+
+-- Cross-references: Markdown links and references written in prose ("see Magic Mastery, Spell Speed").
+CREATE TABLE xrefs (
+    from_id   TEXT NOT NULL,              -- the unit holding the reference
+    text      TEXT NOT NULL,              -- the reference as written
+    target_id TEXT,                       -- a section or table id; NULL when dangling
+    status    TEXT NOT NULL,              -- link | resolved | dangling
+    reason    TEXT NOT NULL
+);
+CREATE INDEX xrefs_from ON xrefs(from_id);

@@ -1,39 +1,70 @@
 """Full-text search over the rules: any string is a valid query.
 
-User text never reaches FTS5 ``MATCH`` raw. :func:`compile_query` tokenises it, quotes every term
-(hyphenated and apostrophe words become phrases, a trailing ``*`` stays a prefix, straight and
-curly quotes make phrases) and drops common words when there is anything else to search for.
-Ranking is bm25 with the section heading trail weighted above the body; all terms must match first,
-then hits matching any term fill the remaining places.
+User text never reaches FTS5 ``MATCH`` raw. A query is cut into *groups*: a quoted phrase
+(straight or curly quotes), a word (hyphenated and apostrophe words become phrases, a trailing
+``*`` stays a prefix), or a GM phrase with a synonym (``attack of opportunity`` → ``reprisal
+attack``; data in ``rulesdb/synonyms/*.json``). A word the rules never use is corrected to the
+closest word they do use ("flankng" → "flanking"). Common question words are dropped when
+anything else is left.
+
+Every alternative of every group is quoted and OR-ed into one FTS5 query, ranked by bm25 with the
+section heading trail weighted above the body (the weights are stored as the index's ``rank`` at
+build time). Hits are then ordered by how many groups they match (so a hit matching every group
+comes first, as with AND), then by bm25, with the chapters' own text a little ahead of the
+supplements. Which words each unit holds, their Porter stems and where they sit in the text are
+read from the database once per connection (``stems`` table, built with the index), so a query
+does one SQL statement and no re-tokenising; snippets are cut from the escaped text and only then
+get ``<mark>``.
 """
 
 from __future__ import annotations
 
 import difflib
 import html
+import math
 import re
 import sqlite3
+import threading
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 
 from .db import connect
+from .extract import HEADING_WEIGHT, WORD_RE, fold, porter_stems
+from .synonyms import COMMON, phrase_table
 
-__all__ = ["Hit", "SearchResults", "compile_query", "search", "suggest", "complete", "HEADING_WEIGHT"]
+__all__ = ["Hit", "SearchResults", "compile_query", "search", "suggest", "complete", "HEADING_WEIGHT",
+           "STOPWORDS"]
 
-#: bm25 weight of the heading column relative to the body (1.0).
-HEADING_WEIGHT = 4.0
 MAX_TERMS = 32
-_MARK_OPEN, _MARK_CLOSE = "\ue000", "\ue001"
+MAX_WORDS = 64
+SNIPPET_TOKENS = 32
+#: Chapters (and house rules) rank ahead of supplements written for the kit: bm25 of a supplement
+#: unit is multiplied by this before ordering.
+SUPPLEMENT_FACTOR = 0.8
 
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‟": '"', "″": '"', "«": '"', "»": '"',
                          "‘": "'", "’": "'", "‚": "'", "‛": "'", "′": "'"})
 _PHRASE = re.compile(r'"([^"]*)"')
-_TOKEN = re.compile(r"\w+(?:['\-–]\w+)*\*?", re.UNICODE)
+_TOKEN = re.compile(r"[^\W_]+(?:['\-–][^\W_]+)*\*?", re.UNICODE)
 
 STOPWORDS = frozenset("""
-a an and are as at be by can do does for from had has have how i if in into is it its me my
+a an and are as at be by can could do does did for from had has have how i if in into is it its me my
 of on or so that the their them then there these they this to was we what when where which who
-whom why will with you your yours
+whom why will with you your yours would should shall may might must am been being get gets got
+happens happen happened each many much any our us he she his her him someone something anything
+does doesnt don't dont cant can't i'm im ive i've there's theres tell explain rule rules one ones
+also just really whats hows whos wheres
 """.split())
+
+#: Ranking weights: a hit's score is the idf-weighted share of query groups it matches (a group
+#: matched by the term a unit defines — "Evade: …" for "evade" — counts LABEL_BONUS more), plus
+#: BM25_SHARE times its bm25 squashed into [0, 1).
+LABEL_BONUS = 0.5
+BM25_SHARE = 0.25
+#: bm25 of a unit that is only a heading is multiplied by this: its section's text answers better.
+HEADING_FACTOR = 0.85
+
+_MARK = ("<mark>", "</mark>")
 
 
 @dataclass(frozen=True)
@@ -46,9 +77,13 @@ class Hit:
         breadcrumb: ``Mastery › Combat › Death › Fighting On ¶2``.
         snippet: HTML: the escaped text around the match with ``<mark>`` around matched terms.
         text: the unit's full text (plain, unescaped).
-        score: relevance, higher is better (negated bm25).
+        score: relevance, higher is better: the idf-weighted share of the query's words (or
+            synonym groups) the unit matches, a bonus where the unit defines the word
+            (``Evade: …``), plus a quarter of its bm25 squashed into [0, 1).
         kind: ``heading``, ``paragraph``, ``item`` or ``row``.
         section: the section id the unit belongs to.
+        matched_via: how a GM's word reached the book's: ``synonym: HP → health``,
+            ``spelling: flankng → flanking`` (empty when the words matched as typed).
     """
 
     id: str
@@ -59,9 +94,12 @@ class Hit:
     score: float
     kind: str
     section: str
+    matched_via: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        d = asdict(self)
+        d["matched_via"] = list(self.matched_via)
+        return d
 
 
 @dataclass(frozen=True)
@@ -69,6 +107,15 @@ class SearchResults:
     """Hits for one query, best first, plus a hint when there is nothing (or little) to show.
 
     Iterable and indexable like a list of :class:`Hit`; ``to_dataframe()`` gives a pandas DataFrame.
+
+    Attributes:
+        query: the query as given.
+        hits: the hits, best first.
+        hint: a sentence for the user when there are no hits (or the query was empty).
+        fts_query: the FTS5 expression that was run.
+        suggestions: "did you mean" words from the rules' unstemmed vocabulary.
+        expansions: every synonym or spelling correction applied to the query
+            (``synonym: attack of opportunity → reprisal attack``).
     """
 
     query: str
@@ -76,6 +123,7 @@ class SearchResults:
     hint: str = ""
     fts_query: str = ""
     suggestions: tuple[str, ...] = field(default=())
+    expansions: tuple[str, ...] = field(default=())
 
     def __iter__(self):
         return iter(self.hits)
@@ -91,70 +139,413 @@ class SearchResults:
 
     def to_dict(self) -> dict:
         return {"query": self.query, "hint": self.hint, "fts_query": self.fts_query,
-                "suggestions": list(self.suggestions), "hits": [h.to_dict() for h in self.hits]}
+                "suggestions": list(self.suggestions), "expansions": list(self.expansions),
+                "hits": [h.to_dict() for h in self.hits]}
 
     def to_dataframe(self):
         """The hits as a pandas DataFrame (columns: id, ruleset, breadcrumb, text, score, ...)."""
         import pandas as pd
 
-        columns = ["id", "ruleset", "breadcrumb", "text", "score", "kind", "section", "snippet"]
-        return pd.DataFrame([h.to_dict() for h in self.hits], columns=columns)
+        columns = ["id", "ruleset", "breadcrumb", "text", "score", "kind", "section", "snippet", "matched_via"]
+        rows = [{**h.to_dict(), "matched_via": "; ".join(h.matched_via)} for h in self.hits]
+        return pd.DataFrame(rows, columns=columns)
+
+
+# --------------------------------------------------------------------------------------------
+# What the database knows, read once per connection
+
+
+class _Index:
+    """Per-database lookup data: units, their stems and token offsets, vocabulary, document counts."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.stems: dict[str, str] = dict(conn.execute("SELECT word, stem FROM stems"))
+        self.stem_set = frozenset(self.stems.values())
+        self.vocab: list[str] = sorted(w for w in self.stems if w[:1].isalpha())
+        self.doc_count = conn.execute("SELECT COUNT(*) FROM units").fetchone()[0] or 1
+        self.df: dict[str, int] = {}
+        self.units: dict[int, tuple] = {}
+        self.unit_stems: dict[int, frozenset[str]] = {}
+        self.tokens: dict[int, tuple[str, tuple]] = {}
+        ranges: dict[str, list[int]] = {}
+        rows = conn.execute(
+            "SELECT u.rowid, u.id, u.ruleset, u.breadcrumb, u.text, u.kind, u.section, u.heading, c.kind "
+            "FROM units u JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter ORDER BY u.rowid")
+        stems = self.stems
+        df: dict[str, int] = {}
+        for rowid, uid, ruleset, crumb, text, kind, section, heading, source_kind in rows:
+            factor = SUPPLEMENT_FACTOR if source_kind == "supplement" else 1.0
+            if kind == "heading":
+                factor *= HEADING_FACTOR
+            self.units[rowid] = (uid, ruleset, crumb, text, kind, section, factor)
+            text_stems = [stems.get(fold(m.group()), fold(m.group())) for m in WORD_RE.finditer(text)]
+            all_stems = frozenset(text_stems).union(
+                stems.get(fold(w), fold(w)) for w in WORD_RE.findall(heading))
+            self.unit_stems[rowid] = all_stems
+            for s in all_stems:
+                df[s] = df.get(s, 0) + 1
+            ranges.setdefault(ruleset, []).append(rowid)
+        self.df = df
+        self.rulesets = tuple(sorted(ranges))
+        by_id = {u[0]: rowid for rowid, u in self.units.items()}
+        labels: dict[int, set[str]] = {}
+        for key, unit_id in conn.execute(
+                "SELECT key, unit_id FROM glossary WHERE style IN ('label', 'sentence') ORDER BY unit_id, key"):
+            rowid = by_id.get(unit_id)
+            if rowid is not None:
+                labels.setdefault(rowid, set()).update(stems.get(w, w) for w in key.split())
+        self.labels: dict[int, frozenset[str]] = {k: frozenset(v) for k, v in labels.items()}
+        # A ruleset whose units are contiguous is filtered in SQL by a rowid range.
+        self.ruleset_range: dict[str, tuple[int, int]] = {
+            r: (ids[0], ids[-1]) for r, ids in ranges.items() if ids[-1] - ids[0] + 1 == len(ids)}
+        self._lock = threading.Lock()
+
+    def unit_tokens(self, rowid: int) -> tuple[str, tuple]:
+        """``(escaped text, ((start, end, stem, word), ...))`` with offsets into the escaped text."""
+        cached = self.tokens.get(rowid)
+        if cached is not None:
+            return cached
+        text = self.units[rowid][3]
+        pieces: list[str] = []
+        toks: list[tuple[int, int, str, str]] = []
+        pos = 0
+        length = 0
+        for m in WORD_RE.finditer(text):
+            before = html.escape(text[pos:m.start()])
+            word = html.escape(m.group())
+            pieces.append(before)
+            length += len(before)
+            folded = fold(m.group())
+            toks.append((length, length + len(word), self.stems.get(folded, folded), folded))
+            pieces.append(word)
+            length += len(word)
+            pos = m.end()
+        pieces.append(html.escape(text[pos:]))
+        cached = ("".join(pieces), tuple(toks))
+        self.tokens[rowid] = cached
+        return cached
+
+    def stem(self, word: str) -> str:
+        folded = fold(word)
+        s = self.stems.get(folded)
+        return s if s is not None else _stem_unknown(folded)
+
+    def idf(self, stem: str) -> float:
+        return math.log(1.0 + self.doc_count / (1.0 + self.df.get(stem, 0)))
+
+
+@lru_cache(maxsize=4096)
+def _stem_unknown(folded: str) -> str:
+    return porter_stems([folded]).get(folded, folded)
+
+
+_INDEXES: dict[int, tuple[sqlite3.Connection, _Index]] = {}
+_INDEX_LOCK = threading.Lock()
+
+
+def _index(conn: sqlite3.Connection) -> _Index:
+    entry = _INDEXES.get(id(conn))
+    if entry is not None and entry[0] is conn:
+        return entry[1]
+    with _INDEX_LOCK:
+        if len(_INDEXES) > 16:
+            _INDEXES.clear()
+        idx = _Index(conn)
+        _INDEXES[id(conn)] = (conn, idx)
+        return idx
+
+
+# --------------------------------------------------------------------------------------------
+# Compiling a query
+
+
+@dataclass(frozen=True)
+class _Alt:
+    fts: str                      # quoted FTS5 phrase, maybe with a trailing *
+    stems: tuple[str, ...]        # stems that must all be in a unit for it to match
+    prefix: str | None            # folded prefix for a prefix term
+    ruleset: str | None           # synonym scope: None = every ruleset
+    note: str                     # "" for the words as typed, else "synonym: a → b"
+
+
+@dataclass(frozen=True)
+class _Group:
+    alts: tuple[_Alt, ...]
+    weight: float
+    one: dict[str, tuple[_Alt, ...]]   # one-word alternatives by stem (the common case)
+    one_keys: frozenset[str]
+    other: tuple[_Alt, ...]            # phrases and prefixes
+
+    def matches(self, stems: frozenset[str], unit_ruleset: str) -> list[_Alt]:
+        found: list[_Alt] = []
+        for s in stems.intersection(self.one_keys):
+            for a in self.one[s]:
+                if a.ruleset is None or a.ruleset == unit_ruleset:
+                    found.append(a)
+        for a in self.other:
+            if _alt_matches(a, stems, unit_ruleset):
+                found.append(a)
+        return found
 
 
 def _quote(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-def _terms(query: str) -> list[str]:
-    """FTS5-safe terms: quoted phrases first, then words (prefix ``*`` kept), stopwords dropped."""
-    text = query.translate(_QUOTES)
-    phrases: list[str] = []
+def _alt(words: list[str], idx: _Index, *, prefix: bool = False, ruleset: str | None = None,
+         note: str = "") -> _Alt | None:
+    parts = [p for w in words for p in WORD_RE.findall(fold(w))]
+    if not parts:
+        return None
+    fts = _quote(" ".join(parts)) + ("*" if prefix else "")
+    if prefix:
+        return _Alt(fts, tuple(idx.stem(p) for p in parts[:-1]), parts[-1], ruleset, note)
+    return _Alt(fts, tuple(idx.stem(p) for p in parts), None, ruleset, note)
+
+
+def _group(alts: list[_Alt | None], idx: _Index) -> _Group | None:
+    seen: dict[str, _Alt] = {}
+    for a in alts:
+        if a is not None and (a.fts, a.ruleset) not in {(b.fts, b.ruleset) for b in seen.values()}:
+            seen[f"{a.fts}|{a.ruleset}"] = a
+    if not seen:
+        return None
+    alts_t = tuple(seen.values())
+    weight = max([max((idx.idf(s) for s in a.stems), default=1.0) for a in alts_t] + [0.1])
+    one: dict[str, list[_Alt]] = {}
+    for a in alts_t:
+        if len(a.stems) == 1 and a.prefix is None:
+            one.setdefault(a.stems[0], []).append(a)
+    other = tuple(a for a in alts_t if not (len(a.stems) == 1 and a.prefix is None))
+    return _Group(alts_t, weight, {k: tuple(v) for k, v in one.items()}, frozenset(one), other)
+
+
+def _synonym_tables(ruleset: str | None, idx: _Index) -> tuple[tuple[str | None, dict, dict], ...]:
+    return _synonym_tables_for(ruleset, idx.rulesets)
+
+
+def _stop(word: str) -> bool:
+    return word in STOPWORDS or word.replace(" ", "") in STOPWORDS
+
+
+@lru_cache(maxsize=64)
+def _synonym_tables_for(ruleset: str | None,
+                        rulesets: tuple[str, ...]) -> tuple[tuple[str | None, dict, dict], ...]:
+    """``(scope, by full stems, by content stems)`` per synonym scope.
+
+    Keys are tuples of Porter stems, so "attacks of opportunity" finds the entry for "attack of
+    opportunity". The second mapping drops question words from keys of two or more content words
+    ("order of phases" also matches "order of the phases").
+    """
+    if ruleset is not None:
+        scoped = [(None, phrase_table(ruleset))]
+    else:
+        # Common synonyms apply everywhere; each ruleset's own only to its own units.
+        common = phrase_table(COMMON)
+        scoped = [(None, common)]
+        for r in rulesets:
+            own = {k: tuple(p for p in v if p not in common.get(k, ())) for k, v in phrase_table(r).items()}
+            scoped.append((r, {k: v for k, v in own.items() if v}))
+    words = {w for _, table in scoped for key in table for w in key}
+    stem = porter_stems(words)
+    out = []
+    for scope, table in scoped:
+        full: dict[tuple[str, ...], tuple[str, ...]] = {}
+        content: dict[tuple[str, ...], tuple[str, ...]] = {}
+        for key, phrases in table.items():
+            full[tuple(stem.get(w, w) for w in key)] = phrases
+            kept = [w for w in key if not _stop(w)]
+            if len(kept) >= 2 or (kept and len(kept) == len(key)):
+                content[tuple(stem.get(w, w) for w in kept)] = phrases
+        out.append((scope, full, content))
+    return tuple(out)
+
+
+def _correct(word: str, idx: _Index) -> str | None:
+    """The closest vocabulary word to a word the rules never use (None if nothing is close)."""
+    return _closest(word, id(idx), idx)
+
+
+@lru_cache(maxsize=2048)
+def _closest_cached(word: str, key: int, vocab: tuple[str, ...]) -> str | None:
+    for c in difflib.get_close_matches(word, vocab, n=3, cutoff=0.84):
+        if c[0] == word[0] and abs(len(c) - len(word)) <= 2 and c not in STOPWORDS:
+            return c
+    return None
+
+
+def _closest(word: str, key: int, idx: _Index) -> str | None:
+    vocab = getattr(idx, "_vocab_t", None)
+    if vocab is None:
+        vocab = tuple(idx.vocab)
+        idx._vocab_t = vocab
+    return _closest_cached(word, key, vocab)
+
+
+def _compile(query: str, idx: _Index, ruleset: str | None) -> tuple[list[_Group], list[str]]:
+    """Groups of alternatives for a query, and the notes of every synonym/correction used."""
+    text = (query or "").translate(_QUOTES)
+    groups: list[_Group] = []
+    notes: list[str] = []
+
+    phrase_words: list[list[str]] = []
 
     def take(match: re.Match) -> str:
-        words = _TOKEN.findall(match.group(1))
+        words = [w.rstrip("*") for w in _TOKEN.findall(match.group(1))]
+        words = [w for w in words if w]
         if words:
-            phrases.append(_quote(" ".join(w.rstrip("*") for w in words)))
+            phrase_words.append(words)
         return " "
 
-    rest = _PHRASE.sub(take, text)
-    words: list[str] = []
-    for tok in _TOKEN.findall(rest):
-        prefix = tok.endswith("*")
-        core = tok.rstrip("*")
-        if not core:
+    rest = _PHRASE.sub(take, text[:20000])
+    for words in phrase_words[:MAX_TERMS]:
+        g = _group([_alt(words, idx)], idx)
+        if g:
+            groups.append(g)
+
+    raw = _TOKEN.findall(rest)[:MAX_WORDS]
+    toks = [(t.rstrip("*"), t.endswith("*")) for t in raw if t.rstrip("*")]
+    folded = [" ".join(WORD_RE.findall(fold(t))) for t, _ in toks]
+    stemmed = [" ".join(idx.stem(w) for w in f.split()) for f in folded]
+    tables = _synonym_tables(ruleset, idx)
+    used = [False] * len(toks)
+    pending: list[tuple[int, _Group]] = []
+    content_pos = [i for i, f in enumerate(folded) if not _stop(f)]
+
+    def try_span(positions: list[int], which: int) -> None:
+        # Longest GM phrase first, then shorter ones; a word belongs to one synonym at most.
+        for n in range(5, 0, -1):
+            for k in range(0, len(positions) - n + 1):
+                span = positions[k:k + n]
+                if any(used[i] or toks[i][1] for i in span):
+                    continue
+                key = tuple(" ".join(stemmed[i] for i in span).split())
+                typed = " ".join(toks[i][0] for i in range(span[0], span[-1] + 1))
+                alts: list[_Alt | None] = []
+                for scope, *maps in tables:
+                    for phrase in maps[which].get(key, ()):
+                        alts.append(_alt(phrase.split(), idx, ruleset=scope, note=f"synonym: {typed} → {phrase}"))
+                if not any(alts):
+                    continue
+                words = [folded[i] for i in span if not _stop(folded[i])]
+                if words:
+                    alts.insert(0, _alt(words, idx))
+                g = _group(alts, idx)
+                if g:
+                    for i in range(span[0], span[-1] + 1):
+                        used[i] = True
+                    pending.append((span[0], g))
+
+    try_span(list(range(len(toks))), 0)
+    try_span([i for i in content_pos if not used[i]], 1)
+    singles: list[tuple[int, _Group]] = []
+    for i, (tok, prefix) in enumerate(toks):
+        if used[i]:
             continue
-        words.append(_quote(core) + ("*" if prefix else ""))
-    content = [w for w in words if w.strip('"*').lower() not in STOPWORDS]
-    if content or phrases:
-        words = content
-    return (phrases + words)[:MAX_TERMS]
+        low = folded[i]
+        if not prefix and _stop(low):
+            continue
+        words = tok.replace("–", "-").split()
+        alts = [_alt(words, idx, prefix=prefix)]
+        a = alts[0]
+        if (a is not None and not prefix and len(a.stems) == 1 and a.stems[0] not in idx.stem_set
+                and len(low) >= 4 and low.isalpha()):
+            fix = _correct(low, idx)
+            if fix:
+                alts.append(_alt([fix], idx, note=f"spelling: {tok} → {fix}"))
+        g = _group(alts, idx)
+        if g:
+            singles.append((i, g))
+    if not phrase_words and not pending and not singles:
+        # Only stopwords (e.g. "AND", "the"): search them as typed rather than nothing.
+        for i, (tok, prefix) in enumerate(toks):
+            g = _group([_alt(tok.split(), idx, prefix=prefix)], idx)
+            if g:
+                singles.append((i, g))
+    groups += [g for _, g in sorted(pending + singles, key=lambda p: p[0])]
+    # Keep the FTS expression bounded: at most MAX_TERMS alternatives in all.
+    budget, kept = MAX_TERMS, []
+    for g in groups:
+        if budget <= 0:
+            break
+        alts = g.alts[:budget]
+        budget -= len(alts)
+        kept.append(g if len(alts) == len(g.alts) else _group(list(alts), idx))
+    for g in kept:
+        for a in g.alts:
+            if a.note and a.note not in notes:
+                notes.append(a.note)
+    return kept, notes
+
+
+def _fts(groups: list[_Group]) -> str:
+    seen: list[str] = []
+    for g in groups:
+        for a in g.alts:
+            if a.fts not in seen:
+                seen.append(a.fts)
+    return " OR ".join(seen)
 
 
 def compile_query(query: str) -> tuple[str, str]:
-    """Return ``(all_terms, any_term)`` FTS5 expressions for a user query (``""`` if nothing to search)."""
-    terms = _terms(query or "")
-    if not terms:
+    """Return ``(all_groups, any_group)`` FTS5 expressions for a user query (``""`` if nothing to search).
+
+    ``all_groups`` requires every group (``AND``); ``any_group`` is what :func:`search` runs.
+    Uses the default database for stems and spelling.
+    """
+    idx = _index(connect())
+    groups, _ = _compile(query or "", idx, None)
+    if not groups:
         return "", ""
-    return " AND ".join(terms), " OR ".join(terms)
+    ors = ["(" + " OR ".join(a.fts for a in g.alts) + ")" if len(g.alts) > 1 else g.alts[0].fts for g in groups]
+    return " AND ".join(ors), _fts(groups)
 
 
-_SQL = f"""
-SELECT u.id, u.ruleset, u.breadcrumb, u.text, u.kind, u.section,
-       snippet(units_fts, 1, '{_MARK_OPEN}', '{_MARK_CLOSE}', '…', 32) AS snip,
-       bm25(units_fts, {HEADING_WEIGHT}, 1.0) AS rank
-FROM units_fts JOIN units u ON u.rowid = units_fts.rowid
-WHERE units_fts MATCH ? {{filter}}
-ORDER BY rank, u.ord
-LIMIT ?
-"""
+# --------------------------------------------------------------------------------------------
+# Searching
 
 
-def _mark(snip: str) -> str:
-    return html.escape(snip).replace(_MARK_OPEN, "<mark>").replace(_MARK_CLOSE, "</mark>")
+def _alt_matches(a: _Alt, stems: frozenset[str], unit_ruleset: str) -> bool:
+    if a.ruleset is not None and a.ruleset != unit_ruleset:
+        return False
+    if not stems.issuperset(a.stems):
+        return False
+    if a.prefix is not None:
+        p = a.prefix
+        return any(s.startswith(p) for s in stems)
+    return True
 
 
-def _known_rulesets(conn: sqlite3.Connection) -> list[str]:
-    return [r[0] for r in conn.execute("SELECT DISTINCT ruleset FROM chapters ORDER BY ruleset")]
+def _snippet(idx: _Index, rowid: int, marks: set[str], prefixes: tuple[str, ...]) -> str:
+    escaped, toks = idx.unit_tokens(rowid)
+    hits = [k for k, t in enumerate(toks)
+            if t[2] in marks or (prefixes and any(t[3].startswith(p) or t[2].startswith(p) for p in prefixes))]
+    lo, hi = 0, len(toks)
+    if len(toks) > SNIPPET_TOKENS:
+        first = hits[0] if hits else 0
+        lo = max(0, min(first - 4, len(toks) - SNIPPET_TOKENS))
+        hi = lo + SNIPPET_TOKENS
+    start = 0 if lo == 0 else toks[lo][0]
+    end = len(escaped) if hi >= len(toks) else toks[hi - 1][1]
+    out: list[str] = ["…"] if lo > 0 else []
+    pos = start
+    for k in hits:
+        if k < lo or k >= hi:
+            continue
+        s, e = toks[k][0], toks[k][1]
+        out.append(escaped[pos:s])
+        out.append(_MARK[0] + escaped[s:e] + _MARK[1])
+        pos = e
+    out.append(escaped[pos:end])
+    if hi < len(toks):
+        out.append("…")
+    return "".join(out)
+
+
+_SQL = "SELECT rowid, rank FROM units_fts WHERE units_fts MATCH ? ORDER BY rank LIMIT ?"
+_SQL_RANGE = ("SELECT rowid, rank FROM units_fts WHERE units_fts MATCH ? AND rowid BETWEEN ? AND ? "
+              "ORDER BY rank LIMIT ?")
+_CANDIDATES = 200
 
 
 def search(query: str, ruleset: str | None = None, limit: int = 10, *,
@@ -163,8 +554,9 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
 
     Args:
         query: any text. Words are stemmed (``parries`` finds Parry); ``"a phrase"`` or
-            “curly quotes” match a phrase; ``word*`` matches a prefix. Punctuation, FTS5 keywords,
-            unbalanced quotes and HTML are all searched as plain words.
+            “curly quotes” match a phrase; ``word*`` matches a prefix; GM words are expanded by
+            the synonym data (``HP`` finds Health) and misspellings corrected (``flankng``).
+            Punctuation, FTS5 keywords, unbalanced quotes and HTML are all searched as plain words.
         ruleset: restrict to one ruleset id (``mastery``, ``mythras``, ``darkmaster`` or a house one).
         limit: maximum hits, 1–1000.
         db: database path (default: the standard location, built on first use).
@@ -175,55 +567,98 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
     Raises:
         ValueError: unknown ruleset or a limit outside 1–1000.
     """
-    if not isinstance(limit, int) or not 1 <= limit <= 1000:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
         raise ValueError(f"limit must be an integer from 1 to 1000, got {limit!r}")
     conn = connect(db)
-    if ruleset is not None and ruleset not in _known_rulesets(conn):
-        raise ValueError(f"unknown ruleset {ruleset!r}; choose one of: {', '.join(_known_rulesets(conn))}")
+    idx = _index(conn)
+    if ruleset is not None and ruleset not in idx.rulesets:
+        raise ValueError(f"unknown ruleset {ruleset!r}; choose one of: {', '.join(idx.rulesets)}")
     query = query if isinstance(query, str) else str(query)
-    all_terms, any_term = compile_query(query)
-    if not all_terms:
+    groups, notes = _compile(query, idx, ruleset)
+    if not groups:
         hint = ("Type a word or a phrase to search the rules, e.g. parry, \"fighting on\" or trauma."
                 if not query.strip() else
                 "Nothing searchable in that query; type a word or a phrase, e.g. parry or \"fighting on\".")
         return SearchResults(query=query, hint=hint)
-    where, params = ("AND u.ruleset = ?", [ruleset]) if ruleset else ("", [])
-    sql = _SQL.format(filter=where)
-    seen: dict[str, Hit] = {}
-    for expr in (all_terms, any_term) if any_term != all_terms else (all_terms,):
-        if len(seen) >= limit:
-            break
-        for r in conn.execute(sql, [expr, *params, limit]):
-            if r["id"] in seen or len(seen) >= limit:
-                continue
-            seen[r["id"]] = Hit(r["id"], r["ruleset"], r["breadcrumb"], _mark(r["snip"]), r["text"],
-                                round(-r["rank"], 6), r["kind"], r["section"])
-    hits = tuple(seen.values())
+    expr = _fts(groups)
+    want = max(_CANDIDATES, limit * 4)
+    rng = idx.ruleset_range.get(ruleset) if ruleset else None
+    try:
+        if rng:
+            rows = conn.execute(_SQL_RANGE, (expr, rng[0], rng[1], want)).fetchall()
+        else:
+            rows = conn.execute(_SQL, (expr, want)).fetchall()
+    except sqlite3.OperationalError:  # pragma: no cover - every term is quoted; kept as a guard
+        rows = []
+    units, unit_stems, labels = idx.units, idx.unit_stems, idx.labels
+    scored: list[tuple[float, int, list]] = []
+    total = sum(g.weight for g in groups) or 1.0
+    for rowid, rank in rows:
+        u = units[rowid]
+        if ruleset is not None and u[1] != ruleset:
+            continue
+        stems = unit_stems[rowid]
+        label = labels.get(rowid)
+        matched: list[tuple[_Group, list[_Alt]]] = []
+        cover = 0.0
+        for g in groups:
+            alts = g.matches(stems, u[1])
+            if alts:
+                matched.append((g, alts))
+                if label is not None and any(a.stems and label.issuperset(a.stems) for a in alts):
+                    cover += g.weight * (1.0 + LABEL_BONUS)
+                else:
+                    cover += g.weight
+        if not matched:
+            continue
+        bm = -rank * u[6]
+        scored.append((cover / total + BM25_SHARE * bm / (1.0 + bm), rowid, matched))
+    scored.sort(key=lambda s: (-s[0], s[1]))
+    hits: list[Hit] = []
+    for score, rowid, matched in scored[:limit]:
+        uid, rs, crumb, text, kind, section, _f = units[rowid]
+        marks: set[str] = set()
+        prefixes: list[str] = []
+        via: list[str] = []
+        for g, alts in matched:
+            typed_matched = g.alts[0] in alts
+            for a in alts:
+                marks.update(a.stems)
+                if a.prefix is not None:
+                    prefixes.append(a.prefix)
+                if a.note and not typed_matched and a.note not in via:
+                    via.append(a.note)
+        score = round(score, 6)
+        hits.append(Hit(uid, rs, crumb, _snippet(idx, rowid, marks, tuple(prefixes)), text, score, kind,
+                        section, tuple(via)))
     if hits:
-        return SearchResults(query=query, hits=hits, fts_query=all_terms)
+        return SearchResults(query=query, hits=tuple(hits), fts_query=expr, expansions=tuple(notes))
     suggestions = tuple(suggest(query, db=db))
     hint = f"No rules match {query.strip()[:80]!r}."
     if suggestions:
         hint += " Did you mean: " + ", ".join(suggestions) + "?"
-    return SearchResults(query=query, hint=hint, fts_query=all_terms, suggestions=suggestions)
-
-
-def _vocabulary(conn: sqlite3.Connection) -> list[str]:
-    return [r[0] for r in conn.execute("SELECT term FROM vocab WHERE term GLOB '[a-z]*' ORDER BY term")]
+    return SearchResults(query=query, hint=hint, fts_query=expr, suggestions=suggestions,
+                         expansions=tuple(notes))
 
 
 def suggest(query: str, *, db: str | None = None, n: int = 3) -> list[str]:
-    """Spelling suggestions for the words of ``query`` from the unstemmed vocabulary of the rules."""
-    conn = connect(db)
-    vocab = _vocabulary(conn)
-    words = [w.lower() for w in _TOKEN.findall((query or "").translate(_QUOTES)) if len(w) > 2][:8]
+    """Spelling suggestions for the words of ``query`` from the unstemmed vocabulary of the rules.
+
+    Args:
+        query: any text.
+        n: at most this many suggestions.
+
+    Returns:
+        Vocabulary words close to the query's words that the rules never use, best first.
+    """
+    idx = _index(connect(db))
+    vocab_set = idx.stems
+    words = [fold(w).rstrip("*") for w in _TOKEN.findall((query or "").translate(_QUOTES)[:20000]) if len(w) > 2][:8]
     out: list[str] = []
-    vocab_set = set(vocab)
     for w in words:
-        w = w.rstrip("*")
-        if w in vocab_set or w in STOPWORDS:
+        if w in vocab_set or w in STOPWORDS or not w:
             continue
-        for m in difflib.get_close_matches(w, vocab, n=n, cutoff=0.75):
+        for m in difflib.get_close_matches(w, idx.vocab, n=n, cutoff=0.75):
             if m not in out:
                 out.append(m)
     return out[:n]
@@ -231,10 +666,10 @@ def suggest(query: str, *, db: str | None = None, n: int = 3) -> list[str]:
 
 def complete(prefix: str, *, db: str | None = None, n: int = 10) -> list[str]:
     """Type-ahead: vocabulary words starting with the last word of ``prefix``, most frequent first."""
-    words = _TOKEN.findall((prefix or "").translate(_QUOTES).lower())
+    words = _TOKEN.findall((prefix or "").translate(_QUOTES)[-200:].lower())
     if not words:
         return []
-    stem = words[-1].rstrip("*")
+    stem = fold(words[-1].rstrip("*"))
     if not stem:
         return []
     conn = connect(db)
