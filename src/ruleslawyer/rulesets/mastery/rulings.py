@@ -21,7 +21,8 @@ __all__ = [
     "TRAUMA_LOST_PART", "ZERO_HEALTH_DC", "HEALTH_FLOOR", "RESISTANCE_DEPLETED", "PORTION_RESISTANCE",
     "DEFENSE_AP_ON_MISS", "THROWN_PROJECTILE", "CASTING_HEALTH_DAMAGE", "TRAUMA_PER_HIT",
     "RESIST_DAMAGE_TRIAL", "PHASE_NOTHING_DECLARED", "EXPLOSION_CAP", "FINGER_ORDER", "SLING_FORMULA",
-    "UNCONSCIOUS_DEFENSE", "MAGIC_PORTION_ROLL", "use", "ruling_use",
+    "UNCONSCIOUS_DEFENSE", "MAGIC_PORTION_ROLL", "HEALTH_DICE_EXPLODE",
+    "use", "ruling_use",
     "check",
 ]
 
@@ -286,6 +287,13 @@ MAGIC_PORTION_ROLL = _reg(
     "The chapter calls it 'a separate portion of the hit with its own type'; it is not added to the "
     "attack roll and lands, with its own type, only when the hit does.",
     (ids.DAMAGE_PORTIONS,))
+
+HEALTH_DICE_EXPLODE = _reg(
+    "mastery.health-dice-explode",
+    "Do the Endurance tier dice rolled for health explode?",
+    "no", ("yes",),
+    "Only attack and defense dice are said to explode.",
+    (ids.HEALTH_ENDURANCE, ids.ATTACK_EXPLODES))
 
 
 def use(ruling_id: str, overrides: Mapping[str, str] | None) -> str:

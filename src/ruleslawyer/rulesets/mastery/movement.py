@@ -1,0 +1,88 @@
+"""Movement: speed, repeated moves and rugged terrain (``mastery/combat/actions-and-reactions/movement``).
+
+Speed is 3 + Agility tier, minus 1 if Small; each point is one 5-foot square per AP spent moving.
+Each move action after the first in a row is increased by half (rounded down); rugged terrain costs
+double.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ruleslawyer.errors import RulesInputError
+from ruleslawyer.trace import Step, StepKind, TracedResult
+
+from . import ids
+from .tiers import check_tier
+
+__all__ = ["MovementPlan", "speed", "plan_movement"]
+
+
+def speed(agility_tier: int, small: bool = False) -> tuple[int, Step]:
+    """``(speed in squares, step)``: 3 + Agility tier, -1 if Small (``.../movement#1``)."""
+    check_tier(agility_tier, "agility_tier")
+    s = 3 + agility_tier - (1 if small else 0)
+    return s, Step.of(StepKind.RULE, "Speed", s, detail=f"3 + Agility tier {agility_tier}" + (" - 1 (Small)" if small else ""),
+                      cites=[ids.SPEED])
+
+
+@dataclass(frozen=True)
+class MovementPlan(TracedResult):
+    """Movement over ``moves`` move actions in a row.
+
+    Attributes:
+        speed: squares per move action; allowances: squares each move action covers (the 2nd and
+        later add half the speed, rounded down); squares: their sum; feet: squares x 5.
+        normal_squares, rugged_squares: a path to cover (rugged squares cost 2); cost: its cost in
+        squares of movement; reachable: cost <= squares; moves_needed: fewest move actions (AP)
+        for the path.
+    """
+
+    speed: int
+    moves: int
+    allowances: tuple[int, ...]
+    squares: int
+    feet: int
+    normal_squares: int
+    rugged_squares: int
+    cost: int
+    reachable: bool
+    moves_needed: int
+    trace: Step
+
+
+def plan_movement(agility_tier: int, *, small: bool = False, moves: int = 1, normal_squares: int = 0,
+                  rugged_squares: int = 0) -> MovementPlan:
+    """How far ``moves`` move actions in a row go, and what a path of normal and rugged squares costs.
+
+    Worked: Agility tier 2 -> speed 5; two moves in a row -> 5 + (5 + 5 // 2) = 5 + 7 = 12 squares
+    (60 ft); a path of 4 normal and 3 rugged squares costs 4 + 3 x 2 = 10, so 2 moves.
+
+    Raises:
+        RulesInputError: bad tier, moves < 1, negative squares.
+    """
+    s, sstep = speed(agility_tier, small)
+    for name, v, low in (("moves", moves, 1), ("normal_squares", normal_squares, 0), ("rugged_squares", rugged_squares, 0)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < low:
+            raise RulesInputError(name, f"must be a whole number >= {low}, got {v!r}")
+    bonus = s // 2
+    allowances = tuple(s if i == 0 else s + bonus for i in range(moves))
+    squares = sum(allowances)
+    children = [sstep, Step.of(StepKind.RULE, "Each move action costs 1 AP", moves, cites=[ids.MOVE_COST, ids.COST_MOVE])]
+    if moves > 1:
+        children.append(Step.of(StepKind.RULE, "Moves after the first in a row: increased by half (rounded down)",
+                                s + bonus, detail=f"{s} + {s} // 2 = {s + bonus}", cites=[ids.MOVE_REPEATED]))
+    cost = normal_squares + 2 * rugged_squares
+    need = 0
+    covered = 0
+    while covered < cost:
+        covered += s if need == 0 else s + bonus
+        need += 1
+    if normal_squares or rugged_squares:
+        children.append(Step.of(StepKind.RULE, "Path cost (rugged terrain costs double)", cost,
+                                detail=f"{normal_squares} + {rugged_squares} x 2", cites=[ids.RUGGED, ids.RUGGED_DOUBLE]))
+        children.append(Step.of(StepKind.COMPARE, f"Path needs {need} move action(s)", need, cites=[ids.MOVE_REPEATED]))
+    trace = Step.of(StepKind.RESULT, f"{squares} squares ({squares * 5} ft) in {moves} move(s)", squares,
+                    detail=" + ".join(map(str, allowances)), cites=[ids.SPEED], children=children)
+    return MovementPlan(s, moves, allowances, squares, squares * 5, normal_squares, rugged_squares, cost,
+                        cost <= squares, need, trace)
