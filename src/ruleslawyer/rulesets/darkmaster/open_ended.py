@@ -1,0 +1,94 @@
+"""Open-ended d100 rolls for CMB and skill rolls (supplement table ``open-ended-d100``).
+
+96–00 rolls again and adds, again on each further 96+; 01–05 rolls again and subtracts (whether a
+96+ on that extra roll keeps subtracting is the ruling ``darkmaster.low-open-end``). Runs stop after
+the kit's explosion cap (ruling ``kit.explosion-cap``) and say so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ruleslawyer.dice import Dice, d100_label, explosion_cap
+from ruleslawyer.tables import roll_table
+from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, TracedResult, resolve_ruling
+
+from . import _tables, rulings as _r
+
+__all__ = ["OpenEndedRoll", "roll_open_ended"]
+
+
+@dataclass(frozen=True)
+class OpenEndedRoll(TracedResult):
+    """An open-ended d100: ``faces`` in roll order, the signed ``total``, and whether the cap stopped it.
+
+    Attributes:
+        faces: every d100 face rolled (1..100, 100 = 00).
+        total: the result (may be below 1 or above 100).
+        end: "high", "low" or None (no open end).
+        capped: rolling stopped at the explosion cap.
+        trace: the explanation.
+    """
+
+    faces: tuple[int, ...]
+    total: int
+    end: str | None
+    capped: bool
+    trace: Step
+
+
+def _kind(row) -> str | None:
+    text = row.cells[1].lower()
+    return "low" if text.startswith("low") else "high" if text.startswith("high") else None
+
+
+def roll_open_ended(dice: Dice, slot: str = "cmb", rulings: Mapping[str, str] | None = None) -> OpenEndedRoll:
+    """Roll an open-ended d100 from ``slot``.
+
+    Examples (scripted): 97, 98, 12 -> 97 + 98 + 12 = 207; 03, 45 -> 3 − 45 = −42;
+    03, 97, 20 -> 3 − 97 − 20 = −114 (``repeat-on-96``) or 3 − 97 = −94 (``once``).
+
+    Raises:
+        DiceScriptError: a scripted slot ran out or holds an impossible face.
+    """
+    t = _tables.table("open_ended")
+    first = roll_table(t, dice=dice, slot=slot)
+    row = first.row
+    end = _kind(row)
+    faces = [first.roll]
+    total = first.roll
+    uses: list[RulingUse] = []
+    cap, cap_use = explosion_cap(rulings)
+    high_row = next(r for r in t.rows if _kind(r) == "high")
+    again_from = high_row.low
+    children = [Step.of(StepKind.ROLL, f"d100: {d100_label(first.roll)}", value=first.roll,
+                        cites=[Citation(row.unit_id, row.cells[0])])]
+    capped = False
+    if end is not None:
+        sign = 1 if end == "high" else -1
+        repeat = True
+        if end == "low":
+            use = resolve_ruling(_r.LOW_OPEN_END.id, rulings)
+            uses.append(use)
+            repeat = use.answer == "repeat-on-96"
+        extra = 0
+        while True:
+            if extra >= cap:
+                capped = True
+                uses.append(cap_use)
+                break
+            face = dice.roll(100, slot)
+            extra += 1
+            faces.append(face)
+            total += sign * face
+            children.append(Step.of(StepKind.ROLL, f"{'+' if sign > 0 else '−'} d100: {d100_label(face)}", value=face,
+                                    cites=[Citation(row.unit_id, f"{end} open end")]
+                                    + ([Citation(high_row.unit_id, "96 or more: roll again")] if face >= again_from else [])))
+            if not (repeat and face >= again_from):
+                break
+    trace = Step.of(StepKind.RESULT, f"Open-ended d100: {total}", value=total,
+                    detail=" ".join(f"{'' if i == 0 else ('+ ' if end == 'high' else '− ')}{f}" for i, f in enumerate(faces))
+                    + (" (stopped at the cap)" if capped else ""),
+                    rulings=list(dict.fromkeys(uses)), children=children)
+    return OpenEndedRoll(tuple(faces), total, end, capped, trace)

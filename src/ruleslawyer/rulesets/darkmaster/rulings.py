@@ -1,0 +1,161 @@
+"""Named rulings of the Against the Darkmaster round sequence, registered at import.
+
+Each covers a point where the combat chapter is silent or breaks off; callers override them per call
+(``rulings={"darkmaster.length-past-longest": "ahead-of-longest"}``).
+"""
+
+from __future__ import annotations
+
+from ruleslawyer.trace import (PROVENANCE_KIT_DEFAULT, PROVENANCE_PUBLISHED_PREFIX, PROVENANCE_SOURCE_SILENT,
+                               Ruling, register)
+
+from . import ids
+
+__all__ = [
+    "WEAPON_LENGTHS", "ACTION_COMBINATIONS", "LENGTH_PAST_LONGEST", "LENGTH_STEPS_STACK", "TIE_CMB",
+    "SPELL_TIE", "PHASE_B_ORDER", "OTHER_ACTIONS_ORDER", "PARRY_TIMING", "HALF_CMB_ROUNDING", "LOW_OPEN_END",
+    "RULINGS",
+]
+
+_VSD = PROVENANCE_PUBLISHED_PREFIX + "Against the Darkmaster core rules"
+
+WEAPON_LENGTHS = register(Ruling(
+    id="darkmaster.weapon-lengths",
+    ruleset="darkmaster",
+    question="What are the four melee weapon lengths? (The chapter announces them and gives no list.)",
+    default="hand-short-long-longest",
+    alternatives=(),
+    provenance=_VSD,
+    explanation="The published names, shortest to longest: Hand, Short, Long, Longest (the supplement "
+                "table weapon-length). The chapter's examples agree: a longsword is Long and a handaxe "
+                "one step below it.",
+    cites=(ids.MELEE, ids.POSITIONAL),
+))
+
+ACTION_COMBINATIONS = register(Ruling(
+    id="darkmaster.action-combinations",
+    ruleset="darkmaster",
+    question="Which combinations of actions may a character take in a Round? (The chapter's list after "
+             "'one of the following combinations:' is missing.)",
+    default="full-half-or-two-halves",
+    alternatives=("full-and-any-halves",),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="Read from the Action Types paragraphs: one Full Action; a Full and a Half Action (-20 to "
+                "both); one or two Half Actions; each with one Free Action. 'full-and-any-halves' allows "
+                "any number of Half Actions beside at most one Full Action.",
+    cites=(ids.COMBINING, ids.FULL, ids.HALF, ids.FREE),
+))
+
+LENGTH_PAST_LONGEST = register(Ruling(
+    id="darkmaster.length-past-longest",
+    ruleset="darkmaster",
+    question="Where does a Positional Bonus or Dashing Attack put a weapon that is already Longest?",
+    default="stays-longest",
+    alternatives=("ahead-of-longest",),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="'stays-longest': it attacks as Longest (ties with other Longest weapons go to CMB). "
+                "'ahead-of-longest': it attacks before every Longest weapon.",
+    cites=(ids.POSITIONAL, ids.DASHING),
+))
+
+LENGTH_STEPS_STACK = register(Ruling(
+    id="darkmaster.length-steps-stack",
+    ruleset="darkmaster",
+    question="Do a Positional Bonus and a Dashing Attack together make a weapon two steps longer?",
+    default="stack",
+    alternatives=("one-step",),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="Each says 'one step longer'; the kit adds them. 'one-step' counts one step at most.",
+    cites=(ids.POSITIONAL, ids.DASHING),
+))
+
+TIE_CMB = register(Ruling(
+    id="darkmaster.tie-cmb",
+    ruleset="darkmaster",
+    question="When CMB breaks a tie in attack order, is it the CMB before or after this Round's penalties "
+             "(Dashing Attack -30, Half + Full -20)?",
+    default="declared-cmb",
+    alternatives=("after-penalties",),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="'declared-cmb' compares the characters' CMB as declared; 'after-penalties' compares it "
+                "after the penalties of this Round.",
+    cites=(ids.MELEE_ORDER, ids.RANGED_A),
+))
+
+SPELL_TIE = register(Ruling(
+    id="darkmaster.spell-tie",
+    ruleset="darkmaster",
+    question="Two Spells in Spell Phase A with equal caster level and equal Spell Casting Roll bonus: "
+             "which goes first?",
+    default="simultaneous",
+    alternatives=(),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="The chapter breaks ties only by the bonus; the kit treats a remaining tie as "
+                "simultaneous, as the chapter does for ranged and melee ties.",
+    cites=(ids.SPELL_A,),
+))
+
+PHASE_B_ORDER = register(Ruling(
+    id="darkmaster.phase-b-order",
+    ruleset="darkmaster",
+    question="How are several actions ordered in Ranged Phase B and Spell Phase B?",
+    default="as-phase-a",
+    alternatives=("simultaneous",),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="The chapter orders only the A phases. 'as-phase-a' uses the same order (ranged: higher "
+                "CMB; spells: higher caster level, then bonus); 'simultaneous' resolves them together.",
+    cites=(ids.RANGED_B, ids.SPELL_B),
+))
+
+OTHER_ACTIONS_ORDER = register(Ruling(
+    id="darkmaster.other-actions-order",
+    ruleset="darkmaster",
+    question="How are several actions ordered in the Other Actions Phase?",
+    default="simultaneous",
+    alternatives=("declaration-order",),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="The chapter gives no order, and its Conflicting Actions rules are not part of it.",
+    cites=(ids.OTHER,),
+))
+
+PARRY_TIMING = register(Ruling(
+    id="darkmaster.parry-timing",
+    ruleset="darkmaster",
+    question="In which phase does a Parry resolve?",
+    default="whenever-attacked",
+    alternatives=(),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="A Parry is CMB held back for defence; the kit does not place it in a phase but applies it "
+                "whenever the character is attacked that Round.",
+    cites=(ids.ASSESSMENT_FAILED, ids.DASHING),
+))
+
+HALF_CMB_ROUNDING = register(Ruling(
+    id="darkmaster.half-cmb-rounding",
+    ruleset="darkmaster",
+    question="After a failed Assessment Roll a character may Parry with up to half their CMB: which way "
+             "does half an odd CMB round?",
+    default="down",
+    alternatives=("up",),
+    provenance=PROVENANCE_KIT_DEFAULT,
+    explanation="'down': CMB 45 allows a Parry of up to 22; 'up': 23.",
+    cites=(ids.ASSESSMENT_FAILED,),
+))
+
+LOW_OPEN_END = register(Ruling(
+    id="darkmaster.low-open-end",
+    ruleset="darkmaster",
+    question="On a low open end (01–05), does a further 96–00 on the extra roll keep subtracting?",
+    default="repeat-on-96",
+    alternatives=("once",),
+    provenance=_VSD,
+    explanation="'repeat-on-96': each extra roll of 96 or more is subtracted and rolled again, as the high "
+                "end adds. 'once': one extra roll is subtracted and that is all.",
+    cites=(),
+))
+
+RULINGS: tuple[Ruling, ...] = (
+    WEAPON_LENGTHS, ACTION_COMBINATIONS, LENGTH_PAST_LONGEST, LENGTH_STEPS_STACK, TIE_CMB, SPELL_TIE,
+    PHASE_B_ORDER, OTHER_ACTIONS_ORDER, PARRY_TIMING, HALF_CMB_ROUNDING, LOW_OPEN_END,
+)
+"""Every Against the Darkmaster ruling."""
