@@ -19,6 +19,8 @@ __all__ = ["main", "build_parser", "print_json", "COMMAND_MODULES"]
 COMMAND_MODULES: tuple[str, ...] = (
     "db",
     "engines",
+    "mastery",
+    "rulings",
 )
 
 
