@@ -20,6 +20,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "db",
     "engines",
     "mastery",
+    "mythras",
+    "darkmaster",
     "rulings",
 )
 

@@ -1,0 +1,96 @@
+"""Mythras engine commands: ``ruleslawyer exchange mythras`` and ``ruleslawyer initiative mythras``.
+
+Registers handlers into :data:`ruleslawyer.commands.engines.HANDLERS`; top level imports only the
+standard library and the engines registry.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ruleslawyer.commands import engines
+
+__all__ = ["register", "load_input"]
+
+
+def load_input(path: str | None) -> dict:
+    """Read a JSON input file (``-`` for stdin).
+
+    Raises:
+        ValueError: no path, unreadable file or invalid JSON (the message names ``input``).
+    """
+    if not path:
+        raise ValueError("input: give --input FILE.json (see --schema for the format)")
+    try:
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+    except OSError as exc:
+        raise ValueError(f"input: cannot read {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"input: {path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    if not isinstance(data, dict):
+        raise ValueError("input: the input must be a JSON object")
+    return data
+
+
+def _out(args, result) -> int:
+    from ruleslawyer.cli import print_json
+
+    if args.json:
+        print_json(result)
+    else:
+        from ruleslawyer.render import to_text
+
+        print(to_text(result.trace))
+    return 0
+
+
+def _exchange(args: argparse.Namespace) -> int:
+    from ruleslawyer.cli import print_json
+
+    if args.schema:
+        from ruleslawyer.rulesets.mythras.schema import EXCHANGE_SCHEMA
+
+        print_json(EXCHANGE_SCHEMA)
+        return 0
+    from ruleslawyer.rulesets.mythras.exchange import ExchangeInput, resolve_exchange
+
+    data = load_input(args.input)
+    rulings = {**(data.get("rulings") or {}), **(getattr(args, "rulings", None) or {})}
+    seed = args.seed if args.seed is not None else data.get("seed")
+    result = resolve_exchange(ExchangeInput.from_dict(data), seed=seed, script=data.get("dice"), rulings=rulings)
+    return _out(args, result)
+
+
+def _initiative(args: argparse.Namespace) -> int:
+    from ruleslawyer.cli import print_json
+
+    if args.schema:
+        from ruleslawyer.rulesets.mythras.schema import INITIATIVE_SCHEMA
+
+        print_json(INITIATIVE_SCHEMA)
+        return 0
+    from ruleslawyer.errors import RulesInputError
+    from ruleslawyer.rulesets.mythras.initiative import InitiativeCombatant, roll_initiative
+
+    data = load_input(args.input)
+    for k in data:
+        if k not in ("combatants", "dice", "seed", "rulings"):
+            raise RulesInputError(k, "unknown field; allowed: combatants, dice, seed, rulings")
+    combatants = data.get("combatants")
+    if not isinstance(combatants, list):
+        raise RulesInputError("combatants", "must be a list of combatants")
+    rulings = {**(data.get("rulings") or {}), **(getattr(args, "rulings", None) or {})}
+    seed = args.seed if args.seed is not None else data.get("seed")
+    result = roll_initiative([InitiativeCombatant.from_dict(c, f"combatants[{i}]") for i, c in enumerate(combatants)],
+                             seed=seed, script=data.get("dice"), rulings=rulings)
+    return _out(args, result)
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # noqa: ARG001 - the subcommands live in engines
+    """Register the Mythras handlers with the shared engine subcommands."""
+    engines.HANDLERS[("exchange", "mythras")] = _exchange
+    engines.HANDLERS[("initiative", "mythras")] = _initiative

@@ -1,0 +1,113 @@
+"""JSON input formats of the Mythras commands (``ruleslawyer exchange|initiative mythras --schema``)."""
+
+from __future__ import annotations
+
+__all__ = ["EXCHANGE_SCHEMA", "INITIATIVE_SCHEMA"]
+
+_GRADES = ["Very Easy", "Easy", "Standard", "Hard", "Formidable", "Herculean", "Hopeless"]
+_SIZES = "Small, Medium, Large, Huge or Enormous (the supplement table weapon-size)"
+_DICE = {"type": "object", "description": "scripted dice by slot, e.g. {\"attack\": [7], \"parry\": [40]}; "
+         "unscripted slots roll from --seed",
+         "additionalProperties": {"type": "array", "items": {"type": "integer", "minimum": 1}}}
+_RULINGS = {"type": "object", "description": "ruling overrides, id -> answer (see `ruleslawyer rulings`)",
+            "additionalProperties": {"type": "string"}}
+
+_WEAPON = {
+    "type": "object", "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string"},
+        "damage": {"type": "string", "description": "damage dice, e.g. 1d8 or 1d10+1"},
+        "size": {"type": "string", "description": "Size (melee, parrying) — " + _SIZES},
+        "force": {"type": "string", "description": "Force of a ranged weapon (same scale as Size)"},
+        "traits": {"type": "array", "items": {"enum": ["cutting", "impaling", "bludgeoning", "shield",
+                                                        "two-handed", "unarmed", "firearm"]}},
+        "ranged": {"enum": ["bow", "thrown", "firearm", None]},
+        "damage_modifier_applies": {"type": ["boolean", "null"],
+                                    "description": "ranged: does the Damage Modifier apply (null: ruling)"},
+    },
+}
+
+EXCHANGE_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Mythras exchange input",
+    "description": "One attack–parry exchange. Dice slots: attack, parry, evade, damage, damage_modifier, "
+                   "location, stray.",
+    "type": "object", "additionalProperties": False, "required": ["attacker", "defender"],
+    "properties": {
+        "attacker": {
+            "type": "object", "additionalProperties": False,
+            "properties": {
+                "name": {"type": "string"},
+                "skill": {"type": "integer", "minimum": 0, "maximum": 999, "description": "Combat Style %"},
+                "weapon": _WEAPON,
+                "difficulty": {"enum": _GRADES, "description": "situational grade (default Standard)"},
+                "outside_style": {"type": "boolean"},
+                "outside_style_grades": {"type": ["integer", "null"], "minimum": 1, "maximum": 5},
+                "str_siz": {"type": "integer", "minimum": 0, "description": "STR+SIZ for the Damage Modifier"},
+                "damage_modifier": {"type": "string", "description": "a Damage Modifier given directly, e.g. +1d6"},
+                "charge": {"type": "boolean"},
+                "quadruped": {"type": "boolean"},
+                "range": {"enum": ["Close", "Effective", "Long", None]},
+                "aimed": {"type": "boolean"},
+                "into_melee": {"enum": ["Hard", "Formidable", None]},
+                "adjacent": {"type": "array", "items": {"type": "string"}},
+                "target_still_or_unaware": {"type": "boolean"},
+                "effects": {"type": "array", "items": {"type": "string"},
+                            "description": "Special Effects wanted, in order of preference"},
+                "chosen_location": {"type": ["string", "null"],
+                                    "description": "location named with Choose Location"},
+            },
+        },
+        "defender": {
+            "type": "object", "additionalProperties": False,
+            "properties": {
+                "name": {"type": "string"},
+                "skill": {"type": "integer", "minimum": 0, "maximum": 999, "description": "Parry or Evade %"},
+                "defence": {"enum": ["parry", "evade", "none"]},
+                "weapon": _WEAPON,
+                "difficulty": {"enum": _GRADES},
+                "outside_style": {"type": "boolean"},
+                "outside_style_grades": {"type": ["integer", "null"], "minimum": 1, "maximum": 5},
+                "action_points": {"type": "integer", "minimum": 0},
+                "surprised": {"type": "boolean"},
+                "armour": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0},
+                           "description": "worn Armor Points by hit location"},
+                "natural_armour": {"type": ["integer", "object"]},
+                "ward": {"type": "object", "properties": {"locations": {"type": "array", "items": {"type": "string"}},
+                                                          "size": {"type": "string"}}},
+                "traits": {"type": "array", "items": {"type": "string"}},
+                "effects": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+        "dice": _DICE,
+        "seed": {"type": "integer"},
+        "rulings": _RULINGS,
+    },
+}
+"""The documented input of ``ruleslawyer exchange mythras``."""
+
+INITIATIVE_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Mythras Initiative input",
+    "description": "1d10 + Initiative Modifier − highest Armor Points worn (−10 surprised). Dice slots: "
+                   "initiative (one d10 per combatant, in order), tiebreak.",
+    "type": "object", "additionalProperties": False, "required": ["combatants"],
+    "properties": {
+        "combatants": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "additionalProperties": False, "required": ["name"],
+            "properties": {
+                "name": {"type": "string"},
+                "initiative_modifier": {"type": "integer"},
+                "dex": {"type": "integer", "minimum": 0},
+                "armour_points": {"type": "integer", "minimum": 0, "description": "highest Armor Points worn"},
+                "armour": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0},
+                           "description": "worn Armor Points by location (the highest counts)"},
+                "surprised": {"type": "boolean"},
+                "roll": {"type": "integer", "minimum": 1, "maximum": 10, "description": "a d10 already rolled"},
+            }}},
+        "dice": _DICE,
+        "seed": {"type": "integer"},
+        "rulings": _RULINGS,
+    },
+}
+"""The documented input of ``ruleslawyer initiative mythras``."""
