@@ -23,7 +23,8 @@ def test_typing_a_query_lists_ranked_hits_with_breadcrumb_snippet_and_id():
     first = expected.hits[0]
     assert panel.hit_buttons[0].description == first.breadcrumb
     assert panel.hit_buttons[0].tooltip == first.id
-    assert first.snippet in panel.hit_snippets[0].value and "<mark>" in panel.hit_snippets[0].value
+    assert f'<div class="rl-hit-snippet">{first.snippet}</div>' in panel.hit_snippets[0].value
+    assert any("<mark>" in s.value for s in panel.hit_snippets)
     assert f'data-rule-id="{first.id}"' in panel.hit_snippets[0].value
     assert "hits for <b>fighting on</b>" in panel.status.value
 
@@ -62,11 +63,16 @@ def test_type_ahead_completes_the_last_word():
     assert panel.query.value == "fighting " + words[0]
 
 
-def test_misspelling_gives_a_hint_and_did_you_mean():
-    panel = SearchPanel("parrry")
-    assert not shown_hits(panel)
-    assert "Did you mean: parry?" in panel.status.value
-    assert shown(panel.suggestion_buttons) == ["parry"]
+def test_no_match_gives_the_hint_and_did_you_mean_buttons():
+    panel = SearchPanel("qqxzv")
+    assert not shown_hits(panel) and panel.results.hint
+    assert esc(panel.results.hint) in panel.status.value and "rl-error" not in panel.output.value
+    assert shown(panel.suggestion_buttons) == list(panel.results.suggestions)
+
+
+def test_a_did_you_mean_button_replaces_the_query():
+    panel = SearchPanel()
+    panel._set_suggestions([("parry", "parry")])
     panel.suggestion_buttons[0].click()
     assert panel.query.value == "parry" and shown_hits(panel)
 

@@ -33,7 +33,7 @@ def _row_html(result) -> str:
     """The row rolled: each column with its cell, then the row's click-to-open citation."""
     cells = "".join(f"<tr><th>{esc(c)}</th><td>{esc(v)}</td></tr>" for c, v in result.cells.items())
     span = f"{result.row.low}" if result.row.low == result.row.high else f"{result.row.low}–{result.row.high}"
-    return (f'<div class="rl-result" data-roll="{result.roll}" data-row="{result.row.index}">'
+    return (f'<div class="rl-outcome" data-roll="{result.roll}" data-row="{result.row.index}">'
             f'<b>{esc(result.dice)}: {result.roll}</b> → row {esc(span)}'
             f'<table class="rl-table rl-row">{cells}</table>'
             f'{cite_html(result.row.unit_id, note=f"row {span} of {result.table_id}", open_=True)}</div>')

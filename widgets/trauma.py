@@ -114,7 +114,7 @@ class TraumaPanel:
         self.result = result
         self.sheet = result.sheet
         self._pending = False
-        head = (f'<div class="rl-result" data-roll="{result.roll}" data-range="{esc(result.range)}">'
+        head = (f'<div class="rl-outcome" data-roll="{result.roll}" data-range="{esc(result.range)}">'
                 f'<b>d100 {result.roll}</b> → row {esc(result.range)}: {esc(result.text)}'
                 + (f' <i>({esc(result.tier)}; recovery {esc(result.recovery)})</i>' if result.tier else "")
                 + (f'<div>Finger d10: {result.finger} → <b>{esc(result.finger_lost)}</b></div>' if result.finger else "")
@@ -151,7 +151,7 @@ class TraumaPanel:
             self.check = check
             text = {"trauma": "a Trauma follows", "none": "no Trauma",
                     "endurance-trial-or-trauma": f"Endurance trial (DC {check.endurance_dc}); on a failure, a Trauma"}
-            head = (f'<div class="rl-result" data-outcome="{esc(check.outcome)}"><b>{esc(self.setting.label)}:</b> '
+            head = (f'<div class="rl-outcome" data-outcome="{esc(check.outcome)}"><b>{esc(self.setting.label)}:</b> '
                     f'{esc(text.get(check.outcome, check.outcome))}</div>')
             self.frame.show(head + trace_html(check.trace) + sheet_html(self.sheet))
         self.frame.guard(go)

@@ -1,0 +1,233 @@
+"""Browser-test harness: JupyterLab and Voila serving a temp copy of the notebooks, driven by Debian
+chromium through Playwright.
+
+* The servers listen on 127.0.0.1 free ports and serve a temp copy of ``notebooks/`` (outputs
+  stripped), so autosave never touches the repository. They use their own rules database, built with
+  a house-rules file that carries an ``<img onerror>`` payload (the injection test searches for it),
+  and a private Jupyter config dir (announcements off, no user settings or workspaces).
+* Every request that does not go to 127.0.0.1 is aborted with ``context.route``.
+* Screenshots go to ``test-artifacts/`` (gitignored).
+* Without ``/usr/bin/chromium`` (or the ``playwright`` package) the tests skip; under ``CI=true`` they
+  fail instead, so CI cannot go green without running them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from harness import (ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, HOUSE_RULE, NOTEBOOKS,  # noqa: E402
+                     STARTUP_TIMEOUT)
+
+
+def _require(what: str) -> None:
+    msg = f"browser tests need {what}"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(msg + " (CI=true: a missing browser fails the run; `make browser` installs it)")
+    pytest.skip(msg + "; run `make browser`")
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    if not CHROMIUM.exists():
+        _require(str(CHROMIUM))
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        _require("the playwright package (pip install -e '.[test]')")
+    return str(CHROMIUM)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_http(url: str, proc: subprocess.Popen, log: Path, timeout: float = STARTUP_TIMEOUT) -> None:
+    """Poll ``url`` until it answers with any HTTP status (the server is up)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            urllib.request.urlopen(url, timeout=2).close()
+            return
+        except urllib.error.HTTPError:
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not answer in {timeout:.0f} s:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="session")
+def served(tmp_path_factory, chromium_path):
+    """A temp tree: notebooks copy (outputs stripped), rules db with the house rule, jupyter dirs, env."""
+    import nbformat
+
+    base = tmp_path_factory.mktemp("browser")
+    nbdir = base / "notebooks"
+    nbdir.mkdir()
+    for src in NOTEBOOKS.glob("*.ipynb"):
+        nb = nbformat.read(src, as_version=4)
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                cell.outputs, cell.execution_count = [], None
+        nb.metadata.pop("widgets", None)
+        nbformat.write(nb, nbdir / src.name)
+    house = base / "house"
+    house.mkdir()
+    (house / "manners.md").write_text(
+        "---\nruleset: house\nruleset_title: House\nchapter: extras\ntitle: House Rules\nkind: house-rules\n"
+        "provenance: The browser tests' own table.\n---\n"
+        f"# House Rules\n\n## Table Manners\n\n{HOUSE_RULE}\n", encoding="utf-8")
+    config = base / "jupyter-config"
+    (config / "labconfig").mkdir(parents=True)
+    (config / "labconfig" / "page_config.json").write_text(json.dumps(
+        {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}))
+    env = dict(os.environ)
+    env.update({
+        "RULESLAWYER_DB": str(base / "rules.db"),
+        "RULESLAWYER_HOUSE_RULES": str(house),
+        "JUPYTER_CONFIG_DIR": str(config),
+        "JUPYTERLAB_SETTINGS_DIR": str(base / "lab-settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(base / "lab-workspaces"),
+        "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
+        "PYTHONUNBUFFERED": "1",
+    })
+    # Build the database once, before any kernel starts.
+    subprocess.run([sys.executable, "-m", "ruleslawyer.cli", "build"], env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    ARTIFACTS.mkdir(exist_ok=True)
+    return {"base": base, "notebooks": nbdir, "env": env}
+
+
+def _start(cmd: list[str], env: dict, log: Path) -> subprocess.Popen:
+    out = open(log, "wb")
+    return subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
+@pytest.fixture(scope="session")
+def lab_server(served):
+    port = free_port()
+    log = served["base"] / "lab.log"
+    proc = _start([sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+                   "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+                   "--IdentityProvider.token=", "--ServerApp.password=",
+                   f"--ServerApp.root_dir={served['notebooks']}", "--LabApp.expose_app_in_browser=True",
+                   "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+                  served["env"], log)
+    try:
+        wait_http(f"http://127.0.0.1:{port}/api", proc, log)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        _stop(proc)
+
+
+@pytest.fixture(scope="session")
+def voila_server(served):
+    port = free_port()
+    log = served["base"] / "voila.log"
+    proc = _start([sys.executable, "-m", "voila", "--no-browser", "--Voila.ip=127.0.0.1", f"--Voila.port={port}",
+                   "--Voila.port_retries=0", str(served["notebooks"] / "app.ipynb")], served["env"], log)
+    try:
+        wait_http(f"http://127.0.0.1:{port}/voila/static/", proc, log)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        _stop(proc)
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _local_only(route) -> None:
+    host = urlparse(route.request.url).hostname
+    if host == "127.0.0.1":
+        route.continue_()
+    else:
+        route.abort()
+
+
+def _new_page(browser, blocked: list[str]):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+
+    def guard(route):
+        if urlparse(route.request.url).hostname != "127.0.0.1":
+            blocked.append(route.request.url)
+        _local_only(route)
+
+    context.route("**/*", guard)
+    page = context.new_page()
+    page.dialogs = []
+    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+    page.set_default_timeout(30_000)
+    return context, page
+
+
+@pytest.fixture(scope="session")
+def lab_page(browser, lab_server):
+    """JupyterLab with app.ipynb open and all its cells run: the app is live in the cell output."""
+    blocked: list[str] = []
+    context, page = _new_page(browser, blocked)
+    page.goto(f"{lab_server}/lab/tree/app.ipynb")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+                           " && window.jupyterapp.shell.currentWidget.sessionContext"
+                           " && window.jupyterapp.shell.currentWidget.sessionContext.session"
+                           " && window.jupyterapp.shell.currentWidget.sessionContext.session.kernel"
+                           " && window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'idle'",
+                           timeout=60_000)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.locator(".rl-app").first.wait_for(state="visible", timeout=60_000)
+    page.blocked = blocked
+    page.kind = "lab"
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def voila_page(browser, voila_server):
+    """The Voila app (what ``make app`` serves)."""
+    blocked: list[str] = []
+    context, page = _new_page(browser, blocked)
+    page.goto(voila_server + "/")
+    page.locator(".rl-app").first.wait_for(state="visible", timeout=60_000)
+    page.blocked = blocked
+    page.kind = "voila"
+    yield page
+    context.close()
+
+
+@pytest.fixture(params=["lab", "voila"])
+def app_page(request):
+    """The app in JupyterLab, then in Voila."""
+    return request.getfixturevalue(f"{request.param}_page")

@@ -1,0 +1,24 @@
+"""Constants and helpers shared by the browser tests and their fixtures."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = Path(os.environ.get("RULESLAWYER_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+                 "--disable-dev-shm-usage"]
+XSS_MARK = "__rlxss"
+HOUSE_RULE = f"Never trust <img src=x onerror={XSS_MARK}=1> in a house rule."
+HOUSE_ID = "house/extras/table-manners#1"
+STARTUP_TIMEOUT = 60.0
+
+
+def shot(page, name: str) -> None:
+    """Save a screenshot as ``test-artifacts/<lab|voila>-<name>.png``."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{page.kind}-{name}.png"), full_page=False)
