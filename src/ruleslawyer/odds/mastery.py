@@ -1,0 +1,601 @@
+"""Exact odds for Mastery: tier dice, trials (the Aiming Trial), Startle, and a whole exchange.
+
+Every number comes from the Mastery engine (:mod:`ruleslawyer.rulesets.mastery`), never a copy:
+
+- tier die sides from :func:`~ruleslawyer.rulesets.mastery.tiers.tier_die` (the db's tier-dice
+  table and ``mastery.tier-die-above-3``), the explosion cap from ``mastery.explosion-cap``;
+- trials, the Aiming Trial and Startle are enumerated through the engine's own
+  :func:`~ruleslawyer.rulesets.mastery.tiers.roll_trial` / :func:`~ruleslawyer.rulesets.mastery.round.startle`
+  / :func:`~ruleslawyer.rulesets.mastery.exchange.resolve_exchange` with every face sequence;
+- the exchange's fixed parts (WEA, flanking, shield, armour resistance, modifiers, edges such as
+  Dominance or Inferiority) are read by running
+  :func:`~ruleslawyer.rulesets.mastery.exchange.resolve_exchange` on scripted faces, and damage goes
+  through the engine's :func:`~ruleslawyer.rulesets.mastery.damage.apply_damage` for every amount.
+
+Exploding dice are exact up to the engine's cap; chains too unlikely to matter (by default at most
+1e-12 in all) are cut off and the mass cut off is reported with every answer.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from fractions import Fraction
+from typing import Any
+
+from ruleslawyer.dice import Dice, parse_dice
+from ruleslawyer.errors import RulesInputError
+from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, TracedResult
+
+from .core import DEFAULT_TOLERANCE, Dist, check_tolerance, enumerate_engine, exploding
+
+__all__ = [
+    "TierDieOdds", "TrialOdds", "StartleOdds", "MasteryExchangeOdds",
+    "tier_die_odds", "trial_odds", "aiming_trial_odds", "startle_odds", "mastery_exchange_odds",
+]
+
+
+def _m():
+    """The Mastery engine modules (imported lazily: they load db tables on first use)."""
+    from ruleslawyer.rulesets.mastery import combatant, damage, exchange, ids, round as round_, tiers
+    from ruleslawyer.rulesets.mastery import rulings as R
+
+    return tiers, exchange, combatant, damage, round_, ids, R
+
+
+def _f(p: Fraction) -> float:
+    return float(p)
+
+
+def _cap(rulings) -> tuple[int, RulingUse]:
+    _, _, _, _, _, _, R = _m()
+    use = R.ruling_use(R.EXPLOSION_CAP, rulings)
+    return int(use.answer), use
+
+
+def _tol_step(truncated: Fraction, tolerance: Fraction) -> Step:
+    return Step.of(StepKind.INFO, "Probability mass cut off", f"{float(truncated):.3g}",
+                   detail=f"chains of maximum faces less likely than {float(tolerance):.0e} in all are not "
+                          "followed; every other outcome is exact")
+
+
+# --------------------------------------------------------------------------- tier dice
+
+
+@dataclass(frozen=True)
+class TierDieOdds(TracedResult):
+    """The distribution of one tier-die roll (after any edge).
+
+    Attributes:
+        tier, sides: the tier and its die; explode: whether it explodes.
+        edges: the edges applied (Dominance, Impotence, Inferiority).
+        distribution: total -> probability (:class:`~ruleslawyer.odds.core.Dist`).
+        mean: expected total (float).
+        capped_mass: P(the explosion cap stopped a die).
+        truncated_mass: probability mass cut off.
+        trace: cited steps.
+    """
+
+    tier: int
+    sides: int
+    explode: bool
+    edges: tuple[str, ...]
+    distribution: Dist
+    mean: float
+    capped_mass: Fraction
+    truncated_mass: Fraction
+    trace: Step
+
+
+def _edge_transform(tier: int, edges: Sequence[Any], explode: bool, rulings) -> tuple[str, int, list[Step]]:
+    """How the engine's roll_tier_die applies ``edges``: ("none"|"higher"|"lower", flat bonus).
+
+    Read by rolling the engine on scripted faces: all 1s shows how many dice it rolls and any flat
+    bonus; [1, max, 1] shows which of two rolls it keeps.
+    """
+    tiers, *_ = _m()
+    sides, die_step = tiers.tier_die(tier, rulings)
+    d1 = Dice(script={"probe": [1] * 8})
+    r1 = tiers.roll_tier_die(d1, tier, "probe", label="probe", explode=explode, edges=list(edges), rulings=rulings)
+    used = d1.used("probe")
+    bonus = r1.total - 1
+    steps = [die_step]
+    if used == 1 or not edges:
+        kind = "none"
+    else:
+        d2 = Dice(script={"probe": [1, sides, 1, 1, 1, 1]})
+        r2 = tiers.roll_tier_die(d2, tier, "probe", label="probe", explode=explode, edges=list(edges), rulings=rulings)
+        kind = "lower" if r2.total - bonus == 1 else "higher"
+    # the engine's own edge steps (they carry the edge rulings and citations)
+    steps.extend(s for s in r1.step.children[2:])
+    return kind, bonus, steps
+
+
+def _tier_dist(tier: int, explode: bool, edges: Sequence[Any], rulings, tolerance: Fraction
+               ) -> tuple[Dist, int, Fraction, list[Step]]:
+    tiers, *_ = _m()
+    sides, _ = tiers.tier_die(tier, rulings)
+    kind, bonus, steps = _edge_transform(tier, edges, explode, rulings)
+    capped = Fraction(0)
+    if explode:
+        cap, use = _cap(rulings)
+        one, info = exploding(sides, cap, tolerance if kind == "none" else tolerance / 2)
+        capped = info.capped_mass
+        steps.insert(1, Step.of(StepKind.RULING, f"Explodes on {sides}, at most {cap} extra dice", cap,
+                                rulings=[use]))
+    else:
+        from .core import die
+
+        one = die(sides)
+    if kind != "none":
+        one = one.best_of_two(kind)
+        capped = 1 - (1 - capped) ** 2
+    return one + bonus, sides, capped, steps
+
+
+def tier_die_odds(tier: int, *, explode: bool = True, edges: Sequence[str] = (),
+                  rulings: Mapping[str, str] | None = None, tolerance: float | Fraction = DEFAULT_TOLERANCE
+                  ) -> TierDieOdds:
+    """Distribution of a tier-die roll as the engine rolls it (exploding attack/defense dice).
+
+    Worked: tier 3 rolls a d4 (supplement tier-dice table); exploding, P(total 5) = P(4 then 1) =
+    1/16; P(total 4) = 0 (a 4 always rolls again).
+
+    Args:
+        tier: 1..10; explode: attack and defense dice explode (``.../attack#11``, ``.../defense#12``);
+        edges: "dominance", "impotence", "inferiority" (``mastery.dominance`` etc.);
+        rulings: overrides; tolerance: most mass to cut off.
+
+    Raises:
+        RulesInputError: bad tier, edge or tolerance.
+    """
+    tiers, _, _, _, _, ids, R = _m()
+    tol = check_tolerance(tolerance)
+    R.check(rulings)
+    try:
+        edge_list = [tiers.Edge(str(e).lower()) for e in edges]
+    except ValueError:
+        raise RulesInputError("edges", f"unknown edge in {list(edges)!r}; allowed: "
+                                       f"{', '.join(e.value for e in tiers.Edge)}") from None
+    dist, sides, capped, steps = _tier_dist(tier, explode, edge_list, rulings, tol)
+    cites = [ids.ATTACK_EXPLODES, ids.DEFENSE_EXPLODES] if explode else []
+    trace = Step.of(StepKind.RESULT, f"Tier {tier} die (d{sides}){' exploding' if explode else ''}",
+                    f"mean {float(dist.mean()):.4g}", cites=cites,
+                    children=steps + [_tol_step(dist.truncated_mass, tol)])
+    return TierDieOdds(tier, sides, explode, tuple(e.value for e in edge_list), dist, float(dist.mean()),
+                       capped, dist.truncated_mass, trace)
+
+
+# --------------------------------------------------------------------------- trials
+
+
+@dataclass(frozen=True)
+class TrialOdds(TracedResult):
+    """The odds of a trial (tier die against a DC), computed by the engine's ``roll_trial``.
+
+    Attributes:
+        tier, dc: as given.
+        p_success: P(success); p_always_hit / p_always_miss: P(a natural max / 1 decided it)
+            (Aiming Trial only, else 0).
+        totals: distribution of the trial total.
+        truncated_mass: mass cut off (exploding trial dice only).
+        trace: cited steps.
+    """
+
+    tier: int
+    dc: int
+    p_success: Fraction
+    p_always_hit: Fraction
+    p_always_miss: Fraction
+    totals: Dist
+    truncated_mass: Fraction
+    trace: Step
+
+
+def _trial(tier: int, dc: int, *, aiming: bool, modifier: int, edges, rulings, tolerance) -> TrialOdds:
+    tiers, _, _, _, _, ids, R = _m()
+    tol = check_tolerance(tolerance)
+    R.check(rulings)
+    tiers.check_tier(tier, "tier")
+    if isinstance(dc, bool) or not isinstance(dc, int):
+        raise RulesInputError("dc", f"must be a whole number, got {dc!r}")
+    cites = [ids.AIMING_TRIAL] if aiming else []
+    edge_list = [tiers.Edge(str(e).lower()) for e in edges]
+
+    def run(d: Dice):
+        r = tiers.roll_trial(d, tier, dc, "trial", label="trial", cites=cites, rulings=rulings,
+                             modifier=modifier, natural_rules=aiming, natural_cites=cites, edges=edge_list)
+        return (r.success, r.always, r.total)
+
+    dist = enumerate_engine(run, tolerance=tol)
+    p_s = dist.prob(lambda o: o[0])
+    p_hit = dist.prob(lambda o: o[1] == "hit")
+    p_miss = dist.prob(lambda o: o[1] == "miss")
+    totals = dist.map(lambda o: o[2])
+    explode = R.ruling_use(R.TRIAL_DICE_EXPLODE, rulings)
+    tie = R.ruling_use(R.TRIAL_TIE, rulings)
+    children = [Step.of(StepKind.RULE, "Every face sequence rolled through the engine's trial", len(dist),
+                        rulings=[explode, tie], cites=cites)]
+    if aiming:
+        children.append(Step.of(StepKind.RULE, "A 1 always misses, a max roll always hits",
+                                f"{float(p_hit):.4g} / {float(p_miss):.4g}", cites=[ids.AIMING_TRIAL]))
+    children.append(_tol_step(dist.truncated_mass, tol))
+    label = "Aiming Trial" if aiming else "Trial"
+    trace = Step.of(StepKind.RESULT, f"{label}: tier {tier} vs DC {dc}", f"P(success) = {float(p_s):.4g}",
+                    cites=cites, children=children)
+    return TrialOdds(tier, dc, p_s, p_hit, p_miss, totals, dist.truncated_mass, trace)
+
+
+def trial_odds(tier: int, dc: int, *, modifier: int = 0, edges: Sequence[str] = (),
+               rulings: Mapping[str, str] | None = None, tolerance: float | Fraction = DEFAULT_TOLERANCE
+               ) -> TrialOdds:
+    """P(success) of a trial: the tier die (+ modifier) against ``dc`` (``mastery.trial-tie``:
+    equal succeeds by default; ``mastery.trial-dice-explode``: no by default).
+
+    Worked: tier 1 (d2) vs DC 2: faces 1, 2; 2 = DC succeeds -> 1/2.
+    """
+    return _trial(tier, dc, aiming=False, modifier=modifier, edges=edges, rulings=rulings, tolerance=tolerance)
+
+
+def aiming_trial_odds(perception_tier: int, dc: int = 2, *, edges: Sequence[str] = (),
+                      rulings: Mapping[str, str] | None = None,
+                      tolerance: float | Fraction = DEFAULT_TOLERANCE) -> TrialOdds:
+    """The Aiming Trial (``mastery/combat/actions-and-reactions/attack#5``): the Perception tier die
+    against ``dc`` (2, +1 Moderate, +3 Far, +1 per ally adjacent to the target, + cover); a 1 always
+    misses, a max roll always hits.
+
+    Worked: tier 3 (d4) at DC 5 (Far): 1 misses; 2, 3 fail; 4 is a max roll and hits -> 1/4.
+    """
+    return _trial(perception_tier, dc, aiming=True, modifier=0, edges=edges, rulings=rulings, tolerance=tolerance)
+
+
+@dataclass(frozen=True)
+class StartleOdds(TracedResult):
+    """Startle outcomes (``mastery/combat/startle-and-ambush``), computed by the engine's ``startle``.
+
+    Attributes:
+        agility_tier, perception_tier, dc: as given.
+        outcomes: condition ("" = no effect, "Dazed", "Stunned", "Paralyzed") -> probability.
+        p_success: P(no effect).
+        totals: distribution of the Startle total (the two dice added).
+        truncated_mass: mass cut off (exploding trial dice only).
+        trace: cited steps.
+    """
+
+    agility_tier: int
+    perception_tier: int
+    dc: int
+    outcomes: Dist
+    p_success: Fraction
+    totals: Dist
+    truncated_mass: Fraction
+    trace: Step
+
+
+def startle_odds(agility_tier: int, perception_tier: int, *, dc: int | None = None, ambush_dc: int | None = None,
+                 rulings: Mapping[str, str] | None = None,
+                 tolerance: float | Fraction = DEFAULT_TOLERANCE) -> StartleOdds:
+    """Odds of each Startle result: no effect, Dazed (failed), Stunned (by 3-4), Paralyzed (by 5+).
+
+    Worked: tiers 1 and 1 (d2 + d2) against DC 6: totals 2 (1/4), 3 (1/2), 4 (1/4); failed by 4
+    -> Stunned 1/4, by 3 -> Stunned 1/2, by 2 -> Dazed 1/4.
+    """
+    tiers, _, _, _, round_, ids, R = _m()
+    tol = check_tolerance(tolerance)
+    R.check(rulings)
+
+    def run(d: Dice):
+        r = round_.startle(d, agility_tier=agility_tier, perception_tier=perception_tier, dc=dc,
+                           ambush_dc=ambush_dc, rulings=rulings)
+        return (r.condition, r.total, r.dc)
+
+    dist = enumerate_engine(run, tolerance=tol)
+    the_dc = next(iter(dist))[2]
+    outcomes = dist.map(lambda o: o[0])
+    totals = dist.map(lambda o: o[1])
+    uses = [R.ruling_use(R.STARTLE_ROLL, rulings), R.ruling_use(R.TRIAL_TIE, rulings),
+            R.ruling_use(R.TRIAL_DICE_EXPLODE, rulings)]
+    children = [Step.of(StepKind.RULE, "Every face sequence rolled through the engine's Startle trial", len(dist),
+                        cites=[ids.STARTLE_TRIAL, ids.AMBUSH_DC if ambush_dc is not None else ids.STARTLE_DC],
+                        rulings=uses)]
+    for cond, cite in (("Dazed", ids.STARTLE_DAZED), ("Stunned", ids.STARTLE_STUNNED),
+                       ("Paralyzed", ids.STARTLE_PARALYZED)):
+        children.append(Step.of(StepKind.RESULT, cond, f"{float(outcomes[cond]):.4g}", cites=[cite]))
+    children.append(_tol_step(dist.truncated_mass, tol))
+    trace = Step.of(StepKind.RESULT, f"Startle: tiers {agility_tier} + {perception_tier} vs DC {the_dc}",
+                    f"P(no effect) = {float(outcomes['']):.4g}", cites=[ids.STARTLE_TRIAL], children=children)
+    return StartleOdds(agility_tier, perception_tier, the_dc, outcomes, outcomes[""], totals, dist.truncated_mass,
+                       trace)
+
+
+# --------------------------------------------------------------------------- the exchange
+
+
+@dataclass(frozen=True)
+class MasteryExchangeOdds(TracedResult):
+    """Exact odds of one Mastery exchange (the counterattack, if any, is not included).
+
+    Attributes:
+        outcomes: "hit", "defended", "missed" (failed Aiming Trial), "not-allowed" -> probability.
+        p_hit: P(the hit lands); p_defense_holds: P(an active defense succeeds) (ties go to the
+            defender, ``.../defense#13``); p_aim: P(the Aiming Trial succeeds) (1 in melee).
+        defends: whether the defender makes an active defense (else passive defense).
+        attack_totals, defense_totals: distributions of the two rolls (defense None when passive).
+        damage: total damage of the hit (all portions; 0 when it does not land).
+        to_durability, to_health: damage reaching durability and health after armour resistance
+            (0 when the hit does not land).
+        health: the defender's current health; p_zero_health: P(this exchange takes them to 0
+            health) (None when already at 0).
+        truncated_mass: mass cut off.
+        trace: cited steps.
+    """
+
+    outcomes: Dist
+    p_hit: Fraction
+    p_defense_holds: Fraction
+    p_aim: Fraction
+    defends: bool
+    attack_totals: Dist | None
+    defense_totals: Dist | None
+    damage: Dist
+    to_durability: Dist
+    to_health: Dist
+    health: int
+    p_zero_health: Fraction | None
+    truncated_mass: Fraction
+    trace: Step
+
+    def p_zero_health_at(self, health: int) -> Fraction:
+        """P(reaching 0 health) had the defender ``health`` left (health damage >= health)."""
+        if health < 1:
+            raise RulesInputError("health", f"must be a whole number >= 1, got {health!r}")
+        return self.to_health.prob(lambda h: h >= health)
+
+    def summary(self) -> dict[str, float]:
+        """The headline probabilities as floats."""
+        return {"p_hit": _f(self.p_hit), "p_defense_holds": _f(self.p_defense_holds), "p_aim": _f(self.p_aim),
+                "p_zero_health": None if self.p_zero_health is None else _f(self.p_zero_health),
+                "truncated_mass": _f(self.truncated_mass)}
+
+
+def _parse(data: Mapping[str, Any]):
+    _, exchange, combatant, *_ = _m()
+    if not isinstance(data, Mapping):
+        raise RulesInputError("input", "must be a JSON object")
+    extra = sorted(set(data) - {"attacker", "defender", "situation", "dice", "seed", "rulings", "description",
+                                "tolerance"})
+    if extra:
+        raise RulesInputError(extra[0], "unknown field; allowed: attacker, defender, situation, rulings, "
+                                        "description, tolerance (dice and seed are ignored)")
+    for k in ("attacker", "defender"):
+        if k not in data:
+            raise RulesInputError(k, "required")
+    attacker = combatant.Combatant.from_dict(data["attacker"], "attacker")
+    defender = combatant.Combatant.from_dict(data["defender"], "defender")
+    if attacker.attack is None:
+        raise RulesInputError("attacker.attack", "required: the attack profile {kind, tier, weapon, ...}")
+    sit_data = data.get("situation", {}) or {}
+    if not isinstance(sit_data, Mapping):
+        raise RulesInputError("situation", "must be an object")
+    allowed = {f.name for f in fields(exchange.Situation)}
+    bad = sorted(set(sit_data) - allowed)
+    if bad:
+        raise RulesInputError(f"situation.{bad[0]}", f"unknown field; allowed: {', '.join(sorted(allowed))}")
+    return attacker, defender, exchange.Situation(**sit_data)
+
+
+class _Reached(BaseException):
+    """The engine rolled a die outside the slots being enumerated."""
+
+
+class _AimOnlyDice(Dice):
+    """Replays the aim faces it is given; any other slot ends the run (the attack is reached)."""
+
+    def __init__(self, inner: Dice) -> None:
+        super().__init__(seed=0)
+        self._inner = inner
+
+    def roll(self, sides: int, slot: str) -> int:  # noqa: D102
+        if slot != "aim":
+            raise _Reached(slot)
+        return self._inner.roll(sides, slot)
+
+
+def mastery_exchange_odds(data: Mapping[str, Any] | None = None, *, attacker=None, defender=None, situation=None,
+                          rulings: Mapping[str, str] | None = None,
+                          tolerance: float | Fraction = DEFAULT_TOLERANCE) -> MasteryExchangeOdds:
+    """Exact odds of a Mastery exchange, from the same JSON input as ``ruleslawyer exchange mastery``.
+
+    Rules followed (through the engine): the Aiming Trial (``.../attack#5``), attack and defense
+    formulas (``.../attack#7-9``, ``.../defense#10``), dice exploding on a max roll (``.../attack#11``,
+    ``.../defense#12``, cap ``mastery.explosion-cap``), a defense equal to or greater than the attack
+    succeeds (``.../defense#13``), passive defense and armour resistance, durability then health
+    (``.../defense#16``; ``mastery.failed-defense-damage``, ``mastery.hit-damage``), reaching 0 health
+    (``mastery/combat/death/reaching-0-health#1``).
+
+    Worked (tier 1 d2 vs tier 1 d2, no modifiers): attack X and defense Y are exploding d2s;
+    P(X=1)=1/2, P(X=3)=1/4, P(X=5)=1/8...; P(defense holds) = P(Y >= X) = 1/2*1 + 1/4*1/2 +
+    1/8*1/4 + ... = 1/2 + 1/8 + 1/32 + ... = 2/3 (uncapped; the cap changes it by < 1e-12).
+
+    Args:
+        data: the exchange input (``attacker``, ``defender``, ``situation``, ``rulings``); or give
+            ``attacker``/``defender`` (Combatants) and ``situation`` directly.
+        rulings: overrides (merged over ``data["rulings"]``).
+        tolerance: most probability mass to cut off (default 1e-12).
+
+    Raises:
+        RulesInputError: bad input, naming the field (as the exchange would).
+    """
+    tiers, exchange, combatant, damage, _, ids, R = _m()
+    merged: dict[str, str] = {}
+    if data is not None:
+        attacker, defender, situation = _parse(data)
+        merged.update(data.get("rulings") or {})
+        if "tolerance" in data:
+            tolerance = data["tolerance"]
+    if attacker is None or defender is None:
+        raise RulesInputError("input", "give the exchange input, or attacker and defender")
+    merged.update(rulings or {})
+    rulings = R.check(merged)
+    tol = check_tolerance(tolerance)
+    sit = situation or exchange.Situation()
+    atk = attacker.attack
+    if atk is None:
+        raise RulesInputError("attacker.attack", "required: the attack profile {kind, tier, weapon, ...}")
+    cap, cap_use = _cap(rulings)
+    steps: list[Step] = []
+
+    # ---- 1. read the exchange's fixed parts by running the engine on scripted faces ----------
+    ps, _ = tiers.tier_die(attacker.perception_tier, rulings, "attacker.perception_tier")
+    wexpr = parse_dice(atk.weapon) if isinstance(atk.weapon, str) else None
+    w_faces = sum((1 if t.sides > 1 else cap + 1) * t.count for t in wexpr.dice) if wexpr else 0
+    sa, _ = tiers.tier_die(atk.tier, rulings, "attack.tier")
+    sd, _ = tiers.tier_die(defender.defense_tier, rulings, f"{defender.name}.defense_tier")
+
+    def probe(att: list[int], dfn: list[int]):
+        d = Dice(seed=0, script={"aim": [ps] * 100, "attack": att + [1] * 200, "defense": dfn + [1] * 200})
+        r = exchange.resolve_exchange(attacker, defender, sit, dice=d, rulings=rulings)
+        return r, d
+
+    r1, d1 = probe([], [])
+    if r1.outcome == "not-allowed":
+        dist = Dist.point("not-allowed")
+        zero = Dist.point(0)
+        trace = Step.of(StepKind.RESULT, "Exchange odds: the attack is not allowed", "not-allowed",
+                        children=[r1.trace])
+        return MasteryExchangeOdds(dist, Fraction(0), Fraction(0), Fraction(0), False, None, None, zero, zero, zero,
+                                   defender.health, None if defender.health == 0 else Fraction(0), Fraction(0), trace)
+    ranged = r1.aim_total is not None
+    defends = r1.defended
+    att_rolls = d1.used("attack") - w_faces
+    c_att = r1.attack_total - 1 - w_faces
+    def_rolls = d1.used("defense") if defends else 0
+    c_def = (r1.defense_total - 1) if defends else 0
+    att_keep = def_keep = "none"
+    if att_rolls == 2 or def_rolls == 2:
+        r2, _ = probe([1, sa], [1, sd])
+        if att_rolls == 2:
+            att_keep = "lower" if r2.attack_total - c_att - w_faces == 1 else "higher"
+        if def_rolls == 2:
+            def_keep = "lower" if r2.defense_total - c_def == 1 else "higher"
+    steps.append(Step.of(StepKind.INFO, "Exchange structure read from the engine (scripted faces)",
+                         f"attack: tier d{sa}{' x2 keep ' + att_keep if att_keep != 'none' else ''} "
+                         f"{'+ ' + atk.weapon + ' ' if wexpr else ''}{c_att:+d}; "
+                         + (f"defense: tier d{sd}{' x2 keep ' + def_keep if def_keep != 'none' else ''} {c_def:+d}"
+                            if defends else "passive defense"),
+                         cites=[ids.FORMULA_MELEE if atk.kind.value not in ("bow", "crossbow") else
+                                (ids.FORMULA_BOW if atk.kind.value == "bow" else ids.FORMULA_CROSSBOW)]
+                         + ([ids.FORMULA_DEFENSE] if defends else [ids.PASSIVE_DEFENSE])))
+
+    # ---- 2. the Aiming Trial, enumerated through the exchange itself --------------------------
+    p_aim = Fraction(1)
+    if ranged:
+        def aim_run(d: Dice):
+            try:
+                r = exchange.resolve_exchange(attacker, defender, sit, dice=_AimOnlyDice(d), rulings=rulings)
+            except _Reached:
+                return "aim-success"
+            return r.outcome
+
+        aim = enumerate_engine(aim_run, tolerance=tol)
+        p_aim = aim.prob("aim-success") + aim.prob(lambda o: o not in ("aim-success", "missed"))
+        steps.append(Step.of(StepKind.RESULT, "Aiming Trial (every face through the engine)", f"{float(p_aim):.4g}",
+                             cites=[ids.RANGED_AIM, ids.AIMING_TRIAL]))
+        p_missed = aim.prob("missed")
+    else:
+        p_missed = Fraction(0)
+
+    # ---- 3. attack and defense totals --------------------------------------------------------
+    tol_each = tol / 4
+    one_a, _ = exploding(sa, cap, tol_each)
+    att = one_a.best_of_two(att_keep) if att_keep != "none" else one_a
+    if wexpr is not None:
+        from .core import dice_expr
+
+        att = att + dice_expr(wexpr, explode_cap=cap, tolerance=tol_each)
+        att = att + (-wexpr.modifier)  # the weapon's constant is already in c_att
+    att = att + c_att
+    steps.append(Step.of(StepKind.ROLL, "Attack total", f"mean {float(att.mean()):.4g}",
+                         cites=[ids.ATTACK_EXPLODES], rulings=[cap_use]))
+    dfn = None
+    if defends:
+        one_d, _ = exploding(sd, cap, tol_each)
+        dfn = (one_d.best_of_two(def_keep) if def_keep != "none" else one_d) + c_def
+        steps.append(Step.of(StepKind.ROLL, "Defense total", f"mean {float(dfn.mean()):.4g}",
+                             cites=[ids.DEFENSE_EXPLODES, ids.FORMULA_DEFENSE], rulings=[cap_use]))
+
+    # ---- 4. compare, then damage through the engine's apply_damage ----------------------------
+    dmg_use = R.ruling_use(R.HIT_DAMAGE, rulings)
+    f_use = R.ruling_use(R.FAILED_DEFENSE_DAMAGE, rulings) if defends else None
+    magic = [damage.DamagePortion(m.amount, m.type) for m in atk.magic]
+    cache: dict[tuple[int, bool], tuple[int, int, int, int]] = {}
+
+    def land(amount: int, through: bool) -> tuple[int, int, int, int]:
+        key = (amount, through)
+        v = cache.get(key)
+        if v is None:
+            out = damage.apply_damage([damage.DamagePortion(amount, atk.damage_type, through_resistance=through)]
+                                      + magic, armour_resistance=defender.armour_resistance,
+                                      durability=defender.durability, health=defender.health, rulings=rulings)
+            v = cache[key] = (amount + sum(m.amount for m in magic), out.to_durability, out.to_health,
+                              out.health)
+        return v
+
+    acc: dict[tuple, int] = {}
+
+    def add(key, w):
+        acc[key] = acc.get(key, 0) + w
+
+    if defends:
+        d_keys, _ = dfn._tail()
+        d_w = dfn.weights()
+        # cumulative weight of defense totals below each attack total
+        below: list[int] = []
+        run = 0
+        for k in d_keys:
+            below.append(run)
+            run += d_w[k]
+        below.append(run)
+        for a, wa in att.weights().items():
+            i = bisect.bisect_left(d_keys, a)
+            if f_use.answer == "attack-minus-defense":
+                for y in d_keys[:i]:
+                    add(("hit",) + land(a - y, False), wa * d_w[y])
+            elif below[i]:
+                add(("hit",) + land(a, True), wa * below[i])
+        add(("defended", 0, 0, 0, defender.health), dfn._ge_weight(att))
+        den = att.denominator * dfn.denominator
+    else:
+        for a, wa in att.weights().items():
+            add(("hit",) + land(a, True), wa)
+        den = att.denominator
+    parts = [Dist._raw(acc, den).scaled(p_aim)]
+    if ranged:
+        parts.append(Dist({("missed", 0, 0, 0, defender.health): p_missed}))
+    joint = Dist.merge(*parts)
+    outcomes = joint.map(lambda o: o[0])
+    dmg_dist = joint.map(lambda o: o[1])
+    to_dur = joint.map(lambda o: o[2])
+    to_hp = joint.map(lambda o: o[3])
+    p_zero = None if defender.health == 0 else joint.prob(lambda o: o[4] == 0)
+    p_hit = outcomes["hit"]
+    p_holds = outcomes["defended"]
+    steps.append(Step.of(StepKind.COMPARE, "Defense equal to or greater than the attack succeeds",
+                         f"P(defense holds) = {float(p_holds):.4g}" if defends else "passive defense: always hits",
+                         cites=[ids.DEFENSE_TIE, ids.ATTACK_TIE] if defends else [ids.MELEE_HITS, ids.PASSIVE_DEFENSE]))
+    steps.append(Step.of(StepKind.RESULT, "Damage through the engine's armour, durability and health rules",
+                         f"P(health damage) = {float(to_hp.prob(lambda h: h > 0)):.4g}",
+                         cites=[ids.PASSIVE_DEFENSE, ids.ARMOR_RESISTANCE, ids.DURABILITY],
+                         rulings=[u for u in (f_use, dmg_use) if u is not None]))
+    if p_zero is not None:
+        steps.append(Step.of(StepKind.RESULT, f"Reaching 0 health from {defender.health}", f"{float(p_zero):.4g}",
+                             cites=[ids.REACHING_ZERO]))
+    steps.append(_tol_step(joint.truncated_mass, tol))
+    trace = Step.of(StepKind.RESULT, f"Odds: {attacker.name} attacks {defender.name}",
+                    f"P(hit) = {float(p_hit):.4g}", children=steps)
+    return MasteryExchangeOdds(outcomes, p_hit, p_holds, p_aim, defends, att, dfn, dmg_dist, to_dur, to_hp,
+                               defender.health, p_zero, joint.truncated_mass, trace)
+
+
+_ = Citation
