@@ -1,0 +1,106 @@
+"""Every citation id a Mastery trace emits exists in the built database; every ruling is registered."""
+
+import itertools
+import random
+
+import pytest
+
+from ruleslawyer import rulesdb
+from ruleslawyer.rulesets import mastery as M
+from ruleslawyer.trace import all_rulings, get_ruling
+
+
+@pytest.fixture(scope="module")
+def known_ids():
+    return set(rulesdb.all_ids())
+
+
+def _traces():
+    for face in range(1, 101):
+        yield M.roll_trauma(roll=face, finger=(face % 10) + 1, sheet=M.TraumaSheet()).trace
+    for ev, st in itertools.product(M.TraumaEvent, M.TraumaSetting):
+        yield M.trauma_follows(ev, st).trace
+    rng = random.Random(1)
+    kinds = [("melee", "melee"), ("unarmed", "melee"), ("thrown", "close"), ("bow", "moderate"),
+             ("crossbow", "far"), ("sling", "close"), ("natural", "melee")]
+    types = list(M.DamageType)
+    for i in range(400):
+        kind, rng_band = kinds[i % len(kinds)]
+        atk = M.Attack(kind, tier=rng.randint(1, 4), weapon=rng.choice([0, 1, 2, "1d4", "1d6"]),
+                       damage_type=rng.choice(types), spanned=rng.random() < 0.7,
+                       magic=(M.MagicPortion(1, rng.choice(types)),) if rng.random() < 0.2 else ())
+        at_zero = rng.random() < 0.2
+        d = M.Combatant("D", ap=rng.randint(0, 2), health=0 if at_zero else rng.randint(1, 8),
+                        state=rng.choice(["fighting-on", "unconscious"]) if at_zero else "standing",
+                        dying_rounds=2 if at_zero else None, durability=rng.randint(0, 3),
+                        armour_resistance=rng.randint(0, 2), endurance_tier=rng.randint(1, 4),
+                        defense_tier=rng.randint(1, 3), shield=rng.choice([None, 0, 1]),
+                        wielding=rng.choice(list(M.Wielding)), casting=rng.random() < 0.2,
+                        attack=M.Attack("melee", tier=2, weapon=1))
+        a = M.Combatant("A", perception_tier=rng.randint(1, 3), attack=atk, defense_tier=2)
+        sit = M.Situation(defend=rng.random() < 0.8, range=rng_band, flanking=rng.random() < 0.3,
+                          first_attack_of_ap=rng.random() < 0.7, elevation=rng.choice(list(M.Elevation)),
+                          allies_adjacent_to_target=rng.randint(0, 1), cover=rng.randint(0, 1),
+                          hostile_within_5ft=rng.random() < 0.2, counterattack=rng.random() < 0.5,
+                          fight_on=rng.random() < 0.8, setting=rng.choice(list(M.TraumaSetting)))
+        rulings = {r.id: rng.choice(r.answers) for r in all_rulings("mastery") if rng.random() < 0.3}
+        rulings.pop("mastery.tier-die-above-3", None)
+        yield M.resolve_exchange(a, d, sit, seed=i, rulings=rulings).trace
+    for i in range(60):
+        cs = [M.RoundCombatant(f"C{j}", rng.choice(["pcs", "enemies"]),
+                               M.Declaration(weapon=rng.choice(list(M.round.WEAPON_EXAMPLES) + [None]),
+                                             attack=rng.random() < 0.8,
+                                             spell=rng.choice([None, M.Spell("Flame Dart"), M.Spell(magan=2),
+                                                               M.Spell(speed="slow")]),
+                                             hold_trigger=M.HoldTrigger("x", 1, rng.choice([None, "fast", "slow"]))
+                                             if rng.random() < 0.2 else None),
+                               unaware=rng.random() < 0.4, agility_tier=rng.randint(1, 3),
+                               perception_tier=rng.randint(1, 3)) for j in range(4)]
+        yield M.sequence_round(cs, seed=i, round_number=rng.randint(1, 4),
+                               ambush_dc=rng.choice([None, 7])).trace
+    yield M.plan_actions([{"retrieve": w, "items": ["x", "y"], "use": 1} for w in ("quick", "body", "container")]
+                         + [{"stow": "a"}, {"draw": "b"}, {"swap": ["a", "b"]}, {"drop": "a"},
+                            {"remove_shield": "heater"}, {"remove_shield": "targe"},
+                            {"cast": "c", "ap": 2, "components": "container"}, {"cast": "d", "components": "quick"},
+                            {"move": 2}, {"attack": 1}, {"triage": True},
+                            {"table": "Torch / Lamp, Light (tinderbox)", "adjust": 2}]).trace
+    yield M.plan_movement(2, moves=3, normal_squares=3, rugged_squares=2).trace
+    yield M.starting_health(4, class_health=2, seed=3).trace
+    dying = M.Combatant("X", health=0, state="unconscious", dying_rounds=2)
+    yield M.advance_dying(dying, 3).trace
+    yield M.triage(dying).trace
+    yield M.triage(dying, adjacent=False).trace
+
+
+def test_every_cited_id_exists_and_every_ruling_is_registered(known_ids):
+    seen_ids, seen_rulings, n = set(), set(), 0
+    for trace in _traces():
+        n += 1
+        for step in trace.walk():
+            seen_ids.update(c.rule_id for c in step.cites)
+            for r in step.rulings:
+                assert r.answer in get_ruling(r.ruling_id).answers
+                seen_rulings.add(r.ruling_id)
+    missing = sorted(seen_ids - known_ids)
+    assert not missing, missing
+    assert n > 500
+    # the walk exercised most of the rulings (each one is also tested where it applies)
+    assert len(seen_rulings) >= len(all_rulings("mastery")) - 3, sorted(
+        {r.id for r in all_rulings("mastery")} - seen_rulings)
+
+
+def test_every_step_of_an_exchange_cites_or_rules():
+    r = M.resolve_exchange(M.Combatant("A", attack=M.Attack("melee", tier=3, weapon=2)),
+                           M.Combatant("D", health=3, armour_resistance=1, durability=1, endurance_tier=2),
+                           M.Situation(setting="deadly"), seed=5)
+    for step in r.trace.walk():
+        if step.kind.value in ("rule", "modifier", "compare", "ruling"):
+            assert step.cites or step.rulings, step.label
+
+
+def test_ruling_metadata(known_ids):
+    rs = all_rulings("mastery")
+    assert len(rs) >= 25
+    for r in rs:
+        assert r.cites and set(r.cites) <= known_ids, r.id
+        assert r.provenance in ("source-silent", "kit default")
