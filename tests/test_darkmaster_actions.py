@@ -1,0 +1,106 @@
+"""Against the Darkmaster: what a character may declare in a Round, each refusal citing its rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from ruleslawyer.rulesets.darkmaster.actions import DeclarationError
+from ruleslawyer.rulesets.darkmaster.trs import Phase, SequenceInput, sequence_round
+
+SWORD = {"name": "Sword attack", "type": "Full", "kind": "melee", "weapon_length": "Long"}
+
+
+def seq(actions, rulings=None, strict=True, **c):
+    data = {"combatants": [{"name": "Hero", "cmb": 60, **c, "actions": actions}]}
+    return sequence_round(SequenceInput.from_dict(data), rulings=rulings, strict=strict)
+
+
+def penalties(r):
+    return {x.action: x.penalty for p in r.phases for x in p.placements if p.phase not in
+            (Phase.DECLARATION, Phase.ASSESSMENT)} | {x.action: x.penalty for x in r.any_time}
+
+
+def refused(actions, **kw):
+    with pytest.raises(DeclarationError) as e:
+        seq(actions, **kw)
+    return e.value
+
+
+def test_two_full_actions_are_refused_naming_the_field():
+    err = refused([SWORD, {"name": "Sprint", "type": "Full", "kind": "move"}])
+    assert err.field == "combatants[0].actions[1]"
+    assert err.refusals[0].rule_id == "darkmaster/combat/action-types#2"
+    assert "darkmaster/combat/action-types#2" in str(err)
+
+
+def test_half_with_full_costs_20_to_both():
+    r = seq([SWORD, {"name": "Draw dagger", "type": "Half", "kind": "other"}])
+    assert penalties(r) == {"Sword attack": -20, "Draw dagger": -20}
+
+
+def test_two_halves_are_free_of_penalty():
+    r = seq([{"name": "Step", "type": "Half", "kind": "move"}, {"name": "Draw", "type": "Half", "kind": "other"}])
+    assert penalties(r) == {"Step": 0, "Draw": 0}
+    assert "darkmaster/combat/action-types#3" in r.trace.cited_ids()
+
+
+def test_combinations_ruling():
+    three = [{"name": f"H{i}", "type": "Half", "kind": "other"} for i in range(3)]
+    err = refused(three)
+    assert err.field == "combatants[0].actions[2]"
+    assert err.refusals[0].rule_id == "darkmaster/combat/action-types/combining-actions#1"
+    assert err.refusals[0].ruling.ruling_id == "darkmaster.action-combinations"
+    err = refused([SWORD, *three[:2]])
+    assert err.field == "combatants[0].actions[2]"
+    r = seq([SWORD, *three[:2]], {"darkmaster.action-combinations": "full-and-any-halves"})
+    assert penalties(r) == {"Sword attack": -20, "H0": -20, "H1": -20}
+
+
+def test_one_free_action_more_count_as_half():
+    # Free + Free: the second counts as Half; with a Full beside it both take -20
+    r = seq([SWORD, {"name": "Shout", "type": "Free"}, {"name": "Drop torch", "type": "Free"}])
+    assert [x.action for x in r.any_time] == ["Shout"]
+    assert penalties(r) == {"Sword attack": -20, "Drop torch": -20, "Shout": 0}
+    # the Assessment Roll is itself the Free Action
+    r = seq([{"name": "Shout", "type": "Free"}], assessment="passed")
+    assert r.any_time == () and penalties(r) == {"Shout": 0}
+    assert "darkmaster/combat/action-types#4" in r.trace.cited_ids()
+
+
+def test_dashing_attack_minus_30_and_no_parry():
+    r = seq([{**SWORD, "dashing": True}])
+    assert penalties(r) == {"Sword attack": -30}
+    err = refused([{**SWORD, "dashing": True}], parry=20)
+    assert err.field == "combatants[0].parry"
+    assert err.refusals[0].rule_id == "darkmaster/combat/tactical-round-sequence/melee-phase#4"
+
+
+def test_multi_round_actions():
+    r = seq([{"name": "Load (2)", "kind": "other"}, {"name": "Curse", "type": "Free"}])
+    p = next(p for p in r.phases if p.phase is Phase.OTHER).placements[0]
+    assert "Round 1 of 2" in p.reason and "darkmaster/combat/action-types/multi-round-actions#1" in p.cites
+    err = refused([{"name": "Load (2)", "kind": "other"}, {"name": "Step", "type": "Half", "kind": "move"}])
+    assert err.field == "combatants[0].actions[1]"
+    assert err.refusals[0].rule_id == "darkmaster/combat/action-types/multi-round-actions#1"
+    r = seq([{"name": "Load (2)", "kind": "other", "round": 2, "interrupted": True}])
+    assert r.lost == ("Hero: Load (2)",) and Phase.OTHER in r.skipped
+    r = seq([{"name": "Hold the door", "rounds": 3, "round": 2, "kind": "other"}])
+    assert "Round 2 of 3" in next(p for p in r.phases if p.phase is Phase.OTHER).placements[0].reason
+
+
+def test_failed_assessment():
+    # no new actions; continuing is allowed; Parry at most half of CMB 45 = 22 (rounded down by ruling)
+    err = refused([SWORD], assessment="failed")
+    assert err.refusals[0].rule_id == "darkmaster/combat/tactical-round-sequence/assessment-phase#3"
+    r = seq([{**SWORD, "continuing": True}], assessment="failed", cmb=45, parry=22)
+    assert r.parries == {"Hero": 22}
+    err = refused([], assessment="failed", cmb=45, parry=23)
+    assert err.field == "combatants[0].parry" and "22" in err.message
+    r = seq([], assessment="failed", cmb=45, parry=23, rulings={"darkmaster.half-cmb-rounding": "up"})
+    assert r.parries == {"Hero": 23}
+
+
+def test_non_strict_lists_refusals_and_leaves_them_out():
+    r = seq([SWORD, {"name": "Sprint", "type": "Full", "kind": "move"}], strict=False)
+    assert [x.field for x in r.refusals] == ["combatants[0].actions[1]"]
+    assert Phase.MOVE in r.skipped and Phase.MELEE not in r.skipped
