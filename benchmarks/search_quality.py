@@ -26,6 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = ROOT / "tests" / "search_quality" / "questions.json"
+HOLDOUT = ROOT / "tests" / "search_quality" / "holdout.json"
 
 #: Twenty typical GM queries for the speed figure (the same list as bench_rulesdb.py).
 GM_QUERIES = [
@@ -129,22 +130,27 @@ def main(argv: list[str] | None = None) -> int:
         db = str(Path(tempfile.mkdtemp(prefix="rl-quality-")) / "rules.db")
         build(db)
     questions = load_questions()
+    holdout = load_questions(HOLDOUT)
     kit = evaluate("kit search", kit_ranking, questions, db)
     base = evaluate("raw FTS5 (words OR-ed, ORDER BY rank)", baseline_ranking, questions, db)
+    kit_h = evaluate("kit search (held out)", kit_ranking, holdout, db)
+    base_h = evaluate("raw FTS5 (held out)", baseline_ranking, holdout, db)
     timing = speed(db)
     if "--json" in argv:
-        print(json.dumps({"kit": kit.to_dict(), "baseline": base.to_dict(), "speed": timing}, indent=2))
+        print(json.dumps({"kit": kit.to_dict(), "baseline": base.to_dict(), "kit_holdout": kit_h.to_dict(),
+                          "baseline_holdout": base_h.to_dict(), "speed": timing}, indent=2))
         return 0
-    print(f"{len(questions)} GM questions (tests/search_quality/questions.json)")
+    print(f"{len(questions)} GM questions (questions.json) and {len(holdout)} held out (holdout.json)")
     print(f"{'':42} {'MRR@10':>7} {'Recall@3':>9}")
-    for q in (kit, base):
+    for q in (kit, base, kit_h, base_h):
         print(f"{q.name:42} {q.mrr:7.3f} {q.recall_at_3:9.3f}")
     print(f"in-process search {timing['kit_s'] * 1e6:.0f} µs/query vs raw FTS5 "
           f"{timing['raw_fts5_s'] * 1e6:.0f} µs/query: {timing['ratio']:.2f}x (20 GM queries, medians)")
-    if kit.misses:
-        print("kit misses (no expected id in the top 3):")
-        for m in kit.misses:
-            print(f"  - {m}")
+    for q in (kit, kit_h):
+        if q.misses:
+            print(f"{q.name} misses (no expected id in the top 3):")
+            for m in q.misses:
+                print(f"  - {m}")
     return 0
 
 

@@ -5,8 +5,10 @@ written. It reads the units back from the database being built and fills three t
 ``schema.sql``):
 
 - ``stems``: every unstemmed vocabulary word with its Porter stem, as FTS5's own ``porter``
-  tokenizer stems it (search uses it to highlight matches and to tell which query terms a hit
-  matched, without re-tokenising anything per query);
+  tokenizer stems it (search uses it to stem query words and highlight matches);
+- ``search_index``: the inverted index search ranks with — per stem, the units holding it and how
+  often in the heading trail and in the body, and each unit's length — the same figures FTS5's
+  bm25 reads, so a query needs no SQL and no re-tokenising;
 - ``glossary``: terms the chapters define — a label and its text (``Engaged: If you attack …``,
   ``Durability. Durability is …``), a defining sentence (``A Round (rnd) is …``, ``Engaged means …``)
   or an abbreviation (``Action Points (AP)``);
@@ -22,6 +24,7 @@ Everything here is deterministic: rows are inserted sorted.
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import unicodedata
@@ -218,6 +221,32 @@ def _resolve(ref: str, ruleset: str, chapter_titles: set[str], sections: dict[tu
 # Writing
 
 
+def _postings(conn: sqlite3.Connection, stems: dict[str, str]) -> tuple[dict[str, list[list[int]]], list[list[int]]]:
+    """The inverted index search ranks with: ``{stem: [[rowid, hits in heading, hits in text], ...]}``
+    and ``[[rowid, tokens in the row], ...]`` (the figures FTS5's bm25 reads), tokenised like the
+    index. Words the vocabulary lacks are stemmed and added to ``stems``."""
+    rows = []
+    missing: set[str] = set()
+    for rowid, heading, text in conn.execute("SELECT rowid, heading, text FROM units ORDER BY rowid"):
+        h = [fold(w) for w in WORD_RE.findall(heading)]
+        t = [fold(w) for w in WORD_RE.findall(text)]
+        missing.update(w for w in h + t if w not in stems)
+        rows.append((rowid, h, t))
+    stems.update(porter_stems(missing))
+    postings: dict[str, list[list[int]]] = {}
+    lengths: list[list[int]] = []
+    for rowid, h, t in rows:
+        counts: dict[str, list[int]] = {}
+        for w in h:
+            counts.setdefault(stems.get(w, w), [0, 0])[0] += 1
+        for w in t:
+            counts.setdefault(stems.get(w, w), [0, 0])[1] += 1
+        lengths.append([rowid, len(h) + len(t)])
+        for stem in sorted(counts):
+            postings.setdefault(stem, []).append([rowid, *counts[stem]])
+    return postings, lengths
+
+
 def write_extras(conn: sqlite3.Connection) -> None:
     """Fill ``stems``, ``glossary`` and ``xrefs`` from the units already in ``conn``; set the rank.
 
@@ -230,7 +259,12 @@ def write_extras(conn: sqlite3.Connection) -> None:
 
     words = [r[0] for r in conn.execute("SELECT term FROM vocab ORDER BY term")]
     stems = porter_stems(words)
+    postings, lengths = _postings(conn, stems)
     conn.executemany("INSERT INTO stems (word, stem) VALUES (?, ?)", sorted(stems.items()))
+    conn.executemany("INSERT INTO search_index (key, value) VALUES (?, ?)", [
+        ("doclen", json.dumps(lengths, separators=(",", ":"))),
+        ("postings", json.dumps(postings, sort_keys=True, separators=(",", ":"))),
+    ])
 
     units = conn.execute(
         "SELECT u.id, u.ruleset, u.kind, u.text, c.kind FROM units u "

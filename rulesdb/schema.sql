@@ -99,6 +99,13 @@ CREATE TABLE stems (
     stem TEXT NOT NULL
 ) WITHOUT ROWID;
 
+-- Precomputed for search (JSON): "postings" {stem: [[rowid, hits in heading, hits in text], ...]},
+-- "doclen" [[rowid, tokens], ...]. Ranked with FTS5's bm25 formula and the same column weights.
+CREATE TABLE search_index (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+
 -- Terms the sources define: "Engaged: ...", "Durability. Durability is ...", "A Round (rnd) is ...".
 CREATE TABLE glossary (
     key     TEXT NOT NULL,                -- folded lookup key: "engaged", "action points", "ap"

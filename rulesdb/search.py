@@ -19,7 +19,9 @@ get ``<mark>``.
 
 from __future__ import annotations
 
+import bisect
 import difflib
+import heapq
 import html
 import math
 import re
@@ -61,8 +63,11 @@ also just really whats hows whos wheres
 #: BM25_SHARE times its bm25 squashed into [0, 1).
 LABEL_BONUS = 0.5
 BM25_SHARE = 0.25
+#: A group matched only through a synonym or a spelling correction counts this much: a unit that
+#: uses the GM's own word ranks above one that only uses the book's word for it.
+SYNONYM_FACTOR = 0.6
 #: bm25 of a unit that is only a heading is multiplied by this: its section's text answers better.
-HEADING_FACTOR = 0.85
+HEADING_FACTOR = 1.0
 
 _MARK = ("<mark>", "</mark>")
 
@@ -156,58 +161,132 @@ class SearchResults:
 
 
 class _Index:
-    """Per-database lookup data: units, their stems and token offsets, vocabulary, document counts."""
+    """Per-database search data, read once per connection from the build's precomputed tables.
+
+    Holds the units, the word → stem map, the inverted index (``search_index``) and the defined
+    terms per unit. Term postings with their bm25 contributions, phrase postings and per-unit token
+    offsets are derived on first use and kept.
+    """
 
     def __init__(self, conn: sqlite3.Connection):
+        import json
+
+        self.key = id(conn)
         self.stems: dict[str, str] = dict(conn.execute("SELECT word, stem FROM stems"))
-        self.stem_set = frozenset(self.stems.values())
-        self.vocab: list[str] = sorted(w for w in self.stems if w[:1].isalpha())
-        self.doc_count = conn.execute("SELECT COUNT(*) FROM units").fetchone()[0] or 1
-        self.df: dict[str, int] = {}
+        data = dict(conn.execute("SELECT key, value FROM search_index"))
+        self.raw_postings: dict[str, list[list[int]]] = json.loads(data["postings"])
+        self.doclen: dict[int, int] = {r: n for r, n in json.loads(data["doclen"])}
+        self.doc_count = len(self.doclen) or 1
+        self.avgdl = (sum(self.doclen.values()) / self.doc_count) or 1.0
+        self.stem_set = frozenset(self.raw_postings)
+        self._vocab: list[str] | None = None
+        self._sorted_stems: list[str] | None = None
         self.units: dict[int, tuple] = {}
-        self.unit_stems: dict[int, frozenset[str]] = {}
-        self.tokens: dict[int, tuple[str, tuple]] = {}
-        ranges: dict[str, list[int]] = {}
-        rows = conn.execute(
-            "SELECT u.rowid, u.id, u.ruleset, u.breadcrumb, u.text, u.kind, u.section, u.heading, c.kind "
-            "FROM units u JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter ORDER BY u.rowid")
-        stems = self.stems
-        df: dict[str, int] = {}
-        for rowid, uid, ruleset, crumb, text, kind, section, heading, source_kind in rows:
+        self.unit_ruleset: dict[int, str] = {}
+        self.tokens: dict[int, tuple] = {}
+        self._seq: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        self._post: dict[tuple, dict[int, float]] = {}
+        rulesets: set[str] = set()
+        for rowid, uid, ruleset, crumb, text, kind, section, heading, source_kind in conn.execute(
+                "SELECT u.rowid, u.id, u.ruleset, u.breadcrumb, u.text, u.kind, u.section, u.heading, c.kind "
+                "FROM units u JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter"):
             factor = SUPPLEMENT_FACTOR if source_kind == "supplement" else 1.0
             if kind == "heading":
                 factor *= HEADING_FACTOR
-            self.units[rowid] = (uid, ruleset, crumb, text, kind, section, factor)
-            text_stems = [stems.get(fold(m.group()), fold(m.group())) for m in WORD_RE.finditer(text)]
-            all_stems = frozenset(text_stems).union(
-                stems.get(fold(w), fold(w)) for w in WORD_RE.findall(heading))
-            self.unit_stems[rowid] = all_stems
-            for s in all_stems:
-                df[s] = df.get(s, 0) + 1
-            ranges.setdefault(ruleset, []).append(rowid)
-        self.df = df
-        self.rulesets = tuple(sorted(ranges))
+            self.units[rowid] = (uid, ruleset, crumb, text, kind, section, factor, heading)
+            self.unit_ruleset[rowid] = ruleset
+            rulesets.add(ruleset)
+        self.rulesets = tuple(sorted(rulesets))
         by_id = {u[0]: rowid for rowid, u in self.units.items()}
         labels: dict[int, set[str]] = {}
-        for key, unit_id in conn.execute(
-                "SELECT key, unit_id FROM glossary WHERE style IN ('label', 'sentence') ORDER BY unit_id, key"):
+        for key, unit_id in conn.execute("SELECT key, unit_id FROM glossary WHERE style IN ('label', 'sentence')"):
             rowid = by_id.get(unit_id)
             if rowid is not None:
-                labels.setdefault(rowid, set()).update(stems.get(w, w) for w in key.split())
+                labels.setdefault(rowid, set()).update(self.stems.get(w, w) for w in key.split())
         self.labels: dict[int, frozenset[str]] = {k: frozenset(v) for k, v in labels.items()}
-        # A ruleset whose units are contiguous is filtered in SQL by a rowid range.
-        self.ruleset_range: dict[str, tuple[int, int]] = {
-            r: (ids[0], ids[-1]) for r, ids in ranges.items() if ids[-1] - ids[0] + 1 == len(ids)}
-        self._lock = threading.Lock()
 
-    def unit_tokens(self, rowid: int) -> tuple[str, tuple]:
-        """``(escaped text, ((start, end, stem, word), ...))`` with offsets into the escaped text."""
+    @property
+    def vocab(self) -> list[str]:
+        """Unstemmed vocabulary words (for "did you mean"), sorted."""
+        if self._vocab is None:
+            self._vocab = sorted(w for w in self.stems if w[:1].isalpha())
+        return self._vocab
+
+    def _bm25(self, n: int, counts: dict[int, tuple[int, int]]) -> dict[int, float]:
+        """FTS5's bm25 contribution of one phrase in each unit (k1 1.2, b 0.75, heading weighted)."""
+        idf = math.log((self.doc_count - n + 0.5) / (n + 0.5))
+        if idf <= 0:
+            idf = 1e-6
+        k1, b, avgdl, doclen = 1.2, 0.75, self.avgdl, self.doclen
+        out: dict[int, float] = {}
+        for rowid, (h, t) in counts.items():
+            tf = HEADING_WEIGHT * h + t
+            out[rowid] = idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * doclen[rowid] / avgdl))
+        return out
+
+    def seq(self, rowid: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The stems of a unit's heading trail and of its text, in order."""
+        got = self._seq.get(rowid)
+        if got is None:
+            u, st = self.units[rowid], self.stems
+            got = (tuple(st.get(w, w) for w in map(fold, WORD_RE.findall(u[7]))),
+                   tuple(st.get(w, w) for w in map(fold, WORD_RE.findall(u[3]))))
+            self._seq[rowid] = got
+        return got
+
+    def postings(self, alt: "_Alt") -> dict[int, float]:
+        """``{rowid: bm25 contribution}`` of the units an alternative matches (kept per term)."""
+        key = (alt.stems, alt.prefix)
+        got = self._post.get(key)
+        if got is not None:
+            return got
+        raw = self.raw_postings
+        if alt.prefix is None and len(alt.stems) == 1:
+            rows = raw.get(alt.stems[0], ())
+            got = self._bm25(len(rows), {r: (h, t) for r, h, t in rows})
+        else:
+            if alt.prefix is not None:
+                if self._sorted_stems is None:
+                    self._sorted_stems = sorted(raw)
+                lo = bisect.bisect_left(self._sorted_stems, alt.prefix)
+                hi = bisect.bisect_left(self._sorted_stems, alt.prefix + "\uffff")
+                last = set(self._sorted_stems[lo:hi][:500])
+            else:
+                last = None
+            sets = [{r for r, _, _ in raw.get(s, ())} for s in alt.stems]
+            if last is not None:
+                sets.append({r for s in last for r, _, _ in raw[s]})
+            cands = set.intersection(*sets) if sets else set()
+            counts: dict[int, tuple[int, int]] = {}
+            n = len(alt.stems)
+            for r in cands:
+                found = []
+                for part in self.seq(r):
+                    c = 0
+                    for i in range(len(part) - n + 1):
+                        if part[i:i + n] == alt.stems and (
+                                last is None or (i + n < len(part) and part[i + n] in last)):
+                            c += 1
+                    found.append(c)
+                if found[0] or found[1]:
+                    counts[r] = (found[0], found[1])
+            got = self._bm25(len(counts), counts)
+        self._post[key] = got
+        return got
+
+    def unit_tokens(self, rowid: int) -> tuple[str, tuple, dict[str, tuple[int, ...]]]:
+        """``(escaped text, ((start, end, stem, word), ...), {stem: token positions})``.
+
+        Offsets are into the escaped text, so a snippet is cut from it without escaping again.
+        Computed once per unit and kept.
+        """
         cached = self.tokens.get(rowid)
         if cached is not None:
             return cached
         text = self.units[rowid][3]
         pieces: list[str] = []
         toks: list[tuple[int, int, str, str]] = []
+        where: dict[str, list[int]] = {}
         pos = 0
         length = 0
         for m in WORD_RE.finditer(text):
@@ -216,12 +295,14 @@ class _Index:
             pieces.append(before)
             length += len(before)
             folded = fold(m.group())
-            toks.append((length, length + len(word), self.stems.get(folded, folded), folded))
+            stem = self.stems.get(folded, folded)
+            where.setdefault(stem, []).append(len(toks))
+            toks.append((length, length + len(word), stem, folded))
             pieces.append(word)
             length += len(word)
             pos = m.end()
         pieces.append(html.escape(text[pos:]))
-        cached = ("".join(pieces), tuple(toks))
+        cached = ("".join(pieces), tuple(toks), {k: tuple(v) for k, v in where.items()})
         self.tokens[rowid] = cached
         return cached
 
@@ -231,7 +312,7 @@ class _Index:
         return s if s is not None else _stem_unknown(folded)
 
     def idf(self, stem: str) -> float:
-        return math.log(1.0 + self.doc_count / (1.0 + self.df.get(stem, 0)))
+        return math.log(1.0 + self.doc_count / (1.0 + len(self.raw_postings.get(stem, ()))))
 
 
 @lru_cache(maxsize=4096)
@@ -250,6 +331,7 @@ def _index(conn: sqlite3.Connection) -> _Index:
     with _INDEX_LOCK:
         if len(_INDEXES) > 16:
             _INDEXES.clear()
+        _compiled_cached.cache_clear()  # a new index may reuse an old connection's id
         idx = _Index(conn)
         _INDEXES[id(conn)] = (conn, idx)
         return idx
@@ -270,22 +352,8 @@ class _Alt:
 
 @dataclass(frozen=True)
 class _Group:
-    alts: tuple[_Alt, ...]
-    weight: float
-    one: dict[str, tuple[_Alt, ...]]   # one-word alternatives by stem (the common case)
-    one_keys: frozenset[str]
-    other: tuple[_Alt, ...]            # phrases and prefixes
-
-    def matches(self, stems: frozenset[str], unit_ruleset: str) -> list[_Alt]:
-        found: list[_Alt] = []
-        for s in stems.intersection(self.one_keys):
-            for a in self.one[s]:
-                if a.ruleset is None or a.ruleset == unit_ruleset:
-                    found.append(a)
-        for a in self.other:
-            if _alt_matches(a, stems, unit_ruleset):
-                found.append(a)
-        return found
+    alts: tuple[_Alt, ...]        # the words as typed first, then synonyms / corrections
+    weight: float                 # idf of the group's rarest word
 
 
 def _quote(term: str) -> str:
@@ -312,12 +380,7 @@ def _group(alts: list[_Alt | None], idx: _Index) -> _Group | None:
         return None
     alts_t = tuple(seen.values())
     weight = max([max((idx.idf(s) for s in a.stems), default=1.0) for a in alts_t] + [0.1])
-    one: dict[str, list[_Alt]] = {}
-    for a in alts_t:
-        if len(a.stems) == 1 and a.prefix is None:
-            one.setdefault(a.stems[0], []).append(a)
-    other = tuple(a for a in alts_t if not (len(a.stems) == 1 and a.prefix is None))
-    return _Group(alts_t, weight, {k: tuple(v) for k, v in one.items()}, frozenset(one), other)
+    return _Group(alts_t, weight)
 
 
 def _synonym_tables(ruleset: str | None, idx: _Index) -> tuple[tuple[str | None, dict, dict], ...]:
@@ -478,7 +541,22 @@ def _compile(query: str, idx: _Index, ruleset: str | None) -> tuple[list[_Group]
     return kept, notes
 
 
-def _fts(groups: list[_Group]) -> str:
+@lru_cache(maxsize=512)
+def _compiled_cached(query: str, ruleset: str | None, key: int) -> tuple[tuple[_Group, ...], tuple[str, ...]]:
+    idx = _INDEXES[key][1]
+    groups, notes = _compile(query, idx, ruleset)
+    return tuple(groups), tuple(notes)
+
+
+def _compiled(query: str, ruleset: str | None, idx: _Index) -> tuple[tuple[_Group, ...], tuple[str, ...]]:
+    """:func:`_compile`, memoised per query text like a prepared-statement cache (not the results)."""
+    if len(query) > 500:
+        groups, notes = _compile(query, idx, ruleset)
+        return tuple(groups), tuple(notes)
+    return _compiled_cached(query, ruleset, idx.key)
+
+
+def _fts(groups) -> str:
     seen: list[str] = []
     for g in groups:
         for a in g.alts:
@@ -505,23 +583,15 @@ def compile_query(query: str) -> tuple[str, str]:
 # Searching
 
 
-def _alt_matches(a: _Alt, stems: frozenset[str], unit_ruleset: str) -> bool:
-    if a.ruleset is not None and a.ruleset != unit_ruleset:
-        return False
-    if not stems.issuperset(a.stems):
-        return False
-    if a.prefix is not None:
-        p = a.prefix
-        return any(s.startswith(p) for s in stems)
-    return True
-
-
 def _snippet(idx: _Index, rowid: int, marks: set[str], prefixes: tuple[str, ...]) -> str:
-    escaped, toks = idx.unit_tokens(rowid)
-    hits = [k for k, t in enumerate(toks)
-            if t[2] in marks or (prefixes and any(t[3].startswith(p) or t[2].startswith(p) for p in prefixes))]
+    escaped, toks, where = idx.unit_tokens(rowid)
+    hits = [k for m in marks.intersection(where) for k in where[m]]
+    if prefixes:
+        hits += [k for k, t in enumerate(toks)
+                 if t[2] not in marks and any(t[3].startswith(p) or t[2].startswith(p) for p in prefixes)]
+    hits.sort()
     lo, hi = 0, len(toks)
-    if len(toks) > SNIPPET_TOKENS:
+    if hi > SNIPPET_TOKENS:
         first = hits[0] if hits else 0
         lo = max(0, min(first - 4, len(toks) - SNIPPET_TOKENS))
         hi = lo + SNIPPET_TOKENS
@@ -530,22 +600,15 @@ def _snippet(idx: _Index, rowid: int, marks: set[str], prefixes: tuple[str, ...]
     out: list[str] = ["…"] if lo > 0 else []
     pos = start
     for k in hits:
-        if k < lo or k >= hi:
-            continue
-        s, e = toks[k][0], toks[k][1]
-        out.append(escaped[pos:s])
-        out.append(_MARK[0] + escaped[s:e] + _MARK[1])
-        pos = e
+        if lo <= k < hi:
+            s, e = toks[k][0], toks[k][1]
+            out.append(escaped[pos:s])
+            out.append("<mark>" + escaped[s:e] + "</mark>")
+            pos = e
     out.append(escaped[pos:end])
     if hi < len(toks):
         out.append("…")
     return "".join(out)
-
-
-_SQL = "SELECT rowid, rank FROM units_fts WHERE units_fts MATCH ? ORDER BY rank LIMIT ?"
-_SQL_RANGE = ("SELECT rowid, rank FROM units_fts WHERE units_fts MATCH ? AND rowid BETWEEN ? AND ? "
-              "ORDER BY rank LIMIT ?")
-_CANDIDATES = 200
 
 
 def search(query: str, ruleset: str | None = None, limit: int = 10, *,
@@ -574,63 +637,72 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
     if ruleset is not None and ruleset not in idx.rulesets:
         raise ValueError(f"unknown ruleset {ruleset!r}; choose one of: {', '.join(idx.rulesets)}")
     query = query if isinstance(query, str) else str(query)
-    groups, notes = _compile(query, idx, ruleset)
+    groups, notes = _compiled(query, ruleset, idx)
     if not groups:
         hint = ("Type a word or a phrase to search the rules, e.g. parry, \"fighting on\" or trauma."
                 if not query.strip() else
                 "Nothing searchable in that query; type a word or a phrase, e.g. parry or \"fighting on\".")
         return SearchResults(query=query, hint=hint)
     expr = _fts(groups)
-    want = max(_CANDIDATES, limit * 4)
-    rng = idx.ruleset_range.get(ruleset) if ruleset else None
-    try:
-        if rng:
-            rows = conn.execute(_SQL_RANGE, (expr, rng[0], rng[1], want)).fetchall()
-        else:
-            rows = conn.execute(_SQL, (expr, want)).fetchall()
-    except sqlite3.OperationalError:  # pragma: no cover - every term is quoted; kept as a guard
-        rows = []
-    units, unit_stems, labels = idx.units, idx.unit_stems, idx.labels
-    scored: list[tuple[float, int, list]] = []
+    unit_ruleset = idx.unit_ruleset
     total = sum(g.weight for g in groups) or 1.0
-    for rowid, rank in rows:
-        u = units[rowid]
-        if ruleset is not None and u[1] != ruleset:
-            continue
-        stems = unit_stems[rowid]
-        label = labels.get(rowid)
-        matched: list[tuple[_Group, list[_Alt]]] = []
-        cover = 0.0
-        for g in groups:
-            alts = g.matches(stems, u[1])
-            if alts:
-                matched.append((g, alts))
-                if label is not None and any(a.stems and label.issuperset(a.stems) for a in alts):
-                    cover += g.weight * (1.0 + LABEL_BONUS)
-                else:
-                    cover += g.weight
-        if not matched:
-            continue
-        bm = -rank * u[6]
-        scored.append((cover / total + BM25_SHARE * bm / (1.0 + bm), rowid, matched))
-    scored.sort(key=lambda s: (-s[0], s[1]))
+    cover: dict[int, float] = {}
+    bm: dict[int, float] = {}
+    per_group: list[tuple[_Group, dict[int, float], list[tuple[_Alt, dict[int, float]]]]] = []
+    for g in groups:
+        posts = [(a, idx.postings(a)) for a in g.alts]
+        if len(posts) == 1 and ruleset is None and posts[0][0].ruleset is None:
+            seen = posts[0][1]
+        else:
+            seen = {}
+            for a, post in posts:
+                scope = a.ruleset if a.ruleset is not None else ruleset
+                if scope is None:
+                    for r, c in post.items():
+                        seen[r] = seen.get(r, 0.0) + c
+                elif ruleset is None or ruleset == scope:
+                    for r, c in post.items():
+                        if unit_ruleset[r] == scope:
+                            seen[r] = seen.get(r, 0.0) + c
+        w = g.weight
+        typed = posts[0][1]
+        ws = w * SYNONYM_FACTOR
+        for r, c in seen.items():
+            cover[r] = cover.get(r, 0.0) + (w if r in typed else ws)
+            bm[r] = bm.get(r, 0.0) + c
+        per_group.append((g, seen, posts))
+    # A unit that defines the word ("Evade: …", "Durability. Durability is …") counts it more.
+    labels = idx.labels
+    for r in labels.keys() & cover.keys():
+        label = labels[r]
+        for g, seen, posts in per_group:
+            if r in seen and any(a.stems and r in p and label.issuperset(a.stems) for a, p in posts):
+                cover[r] += g.weight * LABEL_BONUS * (1.0 if r in posts[0][1] else SYNONYM_FACTOR)
+    units = idx.units
+    scores: dict[int, float] = {}
+    for r, c in cover.items():
+        b = bm[r] * units[r][6]
+        scores[r] = c / total + BM25_SHARE * b / (1.0 + b)
+    best = heapq.nlargest(limit, scores, key=lambda r: (scores[r], -r))
     hits: list[Hit] = []
-    for score, rowid, matched in scored[:limit]:
-        uid, rs, crumb, text, kind, section, _f = units[rowid]
+    for rowid in best:
+        uid, rs, crumb, text, kind, section = units[rowid][:6]
         marks: set[str] = set()
         prefixes: list[str] = []
         via: list[str] = []
-        for g, alts in matched:
-            typed_matched = g.alts[0] in alts
-            for a in alts:
-                marks.update(a.stems)
-                if a.prefix is not None:
-                    prefixes.append(a.prefix)
-                if a.note and not typed_matched and a.note not in via:
-                    via.append(a.note)
-        score = round(score, 6)
-        hits.append(Hit(uid, rs, crumb, _snippet(idx, rowid, marks, tuple(prefixes)), text, score, kind,
-                        section, tuple(via)))
+        for g, seen, posts in per_group:
+            if rowid not in seen:
+                continue
+            typed_matched = rowid in posts[0][1]
+            for a, p in posts:
+                if rowid in p and (a.ruleset is None or a.ruleset == rs):
+                    marks.update(a.stems)
+                    if a.prefix is not None:
+                        prefixes.append(a.prefix)
+                    if a.note and not typed_matched and a.note not in via:
+                        via.append(a.note)
+        hits.append(Hit(uid, rs, crumb, _snippet(idx, rowid, marks, tuple(prefixes)), text,
+                        round(scores[rowid], 6), kind, section, tuple(via)))
     if hits:
         return SearchResults(query=query, hits=tuple(hits), fts_query=expr, expansions=tuple(notes))
     suggestions = tuple(suggest(query, db=db))
