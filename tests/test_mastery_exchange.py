@@ -310,3 +310,12 @@ def test_sheet_carries_through_input():
         "dice": {"attack": [1], "trauma": [2], "endurance": [2]}})
     assert "Blinded" in d.defender.sheet.conditions
     assert isinstance(d.defender.sheet, TraumaSheet)
+
+
+def test_explosion_cap_reported_in_the_exchange():
+    # tier 1 = d2; every face a 2: 1 die + 5 extra under cap 5 = 12, reported as capped
+    a = fighter(attack=Attack("melee", tier=1, weapon=0))
+    r = resolve_exchange(a, target(health=20), Situation(defend=False), script={"attack": [2] * 6},
+                         rulings={"mastery.explosion-cap": "5"})
+    assert r.attack_total == 12 and r.capped and r.to_health == 12
+    assert "mastery.explosion-cap" in r.trace.ruling_ids()

@@ -27,6 +27,7 @@ __all__ = [
 ]
 
 _R = "mastery"
+_SILENT = "mastery/supplement/where-the-chapter-is-silent#"
 
 
 def _reg(id_: str, question: str, default: str, alternatives: tuple[str, ...], explanation: str,
@@ -42,7 +43,7 @@ TIER_DIE_ABOVE_3 = _reg(
     "The chapter fixes only tiers 1-3 (d2, d3, d4, from the Endurance tier 3 health example). "
     "'next-die': continue the progression, tier n rolls d(n+1) (tier 4 d5, tier 5 d6, ...). "
     "'refuse': a tier above 3 is an input error.",
-    (ids.HEALTH_ENDURANCE,))
+    (ids.HEALTH_ENDURANCE, _SILENT + "6"))
 
 FAILED_DEFENSE_DAMAGE = _reg(
     "mastery.failed-defense-damage",
@@ -52,7 +53,7 @@ FAILED_DEFENSE_DAMAGE = _reg(
     "meets armour resistance, then durability, then health, as if no defense were made. "
     "'attack-minus-defense': only the margin by which the attack beat the defense lands; since the "
     "defense roll already added armour resistance, the margin goes to durability, then health.",
-    (ids.PASSIVE_DEFENSE, ids.DEFENSE_TIE, ids.FORMULA_DEFENSE))
+    (ids.PASSIVE_DEFENSE, ids.DEFENSE_TIE, ids.FORMULA_DEFENSE, _SILENT + "2"))
 
 HIT_DAMAGE = _reg(
     "mastery.hit-damage",
@@ -69,7 +70,7 @@ ENERGY_VS_ARMOUR = _reg(
     "Durability decreases only for mundane or material magic damage. 'resistance-then-health': "
     "armour resistance still absorbs, the excess skips durability and goes to health. "
     "'straight-to-health': energy ignores armour entirely. 'as-material': treat it like material damage.",
-    (ids.DURABILITY, ids.DAMAGE_ENERGY, ids.PASSIVE_DEFENSE))
+    (ids.DURABILITY, ids.DAMAGE_ENERGY, ids.PASSIVE_DEFENSE, _SILENT + "3"))
 
 DOMINANCE = _reg(
     "mastery.dominance",
@@ -78,7 +79,7 @@ DOMINANCE = _reg(
     "Elevation grants Dominance; its effect is defined outside the chapter (Conditions/General "
     "Rules). 'roll-twice-keep-higher': roll the tier die twice (each exploding) and keep the higher. "
     "'plus-2': +2 to the roll. 'no-effect': note it only.",
-    (ids.ELEVATION,))
+    (ids.ELEVATION, _SILENT + "4"))
 
 IMPOTENCE = _reg(
     "mastery.impotence",
@@ -87,7 +88,7 @@ IMPOTENCE = _reg(
     "Attacking an elevated target gives Impotence; its effect is not in the chapter. "
     "'roll-twice-keep-lower': roll the tier die twice (each exploding) and keep the lower. "
     "'minus-2': -2 to the roll. 'no-effect': note it only.",
-    (ids.ELEVATION,))
+    (ids.ELEVATION, _SILENT + "4"))
 
 INFERIORITY = _reg(
     "mastery.inferiority",
@@ -95,7 +96,7 @@ INFERIORITY = _reg(
     "roll-twice-keep-lower", ("minus-2", "no-effect"),
     "An unarmed defense against a weapon attack has Inferiority; its effect is not in the chapter. "
     "Answers as for mastery.impotence.",
-    (ids.DEFENSE_INFERIORITY,))
+    (ids.DEFENSE_INFERIORITY, _SILENT + "4"))
 
 EDGE_COMBINING = _reg(
     "mastery.edge-combining",
@@ -127,7 +128,7 @@ TRIAL_DICE_EXPLODE = _reg(
     "Do dice rolled for trials (Aiming, Endurance, Startle) explode on their maximum?",
     "no", ("yes",),
     "Only attack and defense dice are said to explode.",
-    (ids.ATTACK_EXPLODES, ids.DEFENSE_EXPLODES))
+    (ids.ATTACK_EXPLODES, ids.DEFENSE_EXPLODES, _SILENT + "5"))
 
 TRIAL_TIE = _reg(
     "mastery.trial-tie",
@@ -135,7 +136,7 @@ TRIAL_TIE = _reg(
     "success", ("failure",),
     "The chapter says a defense equal to the attack succeeds but says nothing for trials against a "
     "DC; 'success' reads the DC as the number to reach.",
-    (ids.DEFENSE_TIE, ids.AIMING_TRIAL))
+    (ids.DEFENSE_TIE, ids.AIMING_TRIAL, _SILENT + "7"))
 
 STARTLE_ROLL = _reg(
     "mastery.startle-roll",
@@ -143,7 +144,7 @@ STARTLE_ROLL = _reg(
     "sum", (),
     "The Startle trial rolls the Agility and the Perception tier dice; their sum is compared with "
     "the DC.",
-    (ids.STARTLE_TRIAL,))
+    (ids.STARTLE_TRIAL, _SILENT + "8"))
 
 IMPAIRED_FIRST_STEP = _reg(
     "mastery.impaired-first-step",
@@ -158,7 +159,7 @@ IMPAIRED_BELOW_1 = _reg(
     "What happens when Impaired tier 1 steps down?",
     "ends", (),
     "'Until they are no longer afflicted': stepping below tier 1 ends the condition.",
-    (ids.IMPAIRED_PROGRESSION,))
+    (ids.IMPAIRED_PROGRESSION, _SILENT + "9"))
 
 TRAUMA_LOST_PART = _reg(
     "mastery.trauma-lost-part",
