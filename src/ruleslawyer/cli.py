@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "mythras",
     "darkmaster",
     "rulings",
+    "odds",
 )
 
 

@@ -440,6 +440,11 @@ def mastery_exchange_odds(data: Mapping[str, Any] | None = None, *, attacker=Non
     rulings = R.check(merged)
     tol = check_tolerance(tolerance)
     sit = situation or exchange.Situation()
+    counter = sit.counterattack
+    if counter:  # the odds cover the exchange itself; the counterattack is an exchange of its own
+        from dataclasses import replace
+
+        sit = replace(sit, counterattack=False)
     atk = attacker.attack
     if atk is None:
         raise RulesInputError("attacker.attack", "required: the attack profile {kind, tier, weapon, ...}")
@@ -591,6 +596,11 @@ def mastery_exchange_odds(data: Mapping[str, Any] | None = None, *, attacker=Non
     if p_zero is not None:
         steps.append(Step.of(StepKind.RESULT, f"Reaching 0 health from {defender.health}", f"{float(p_zero):.4g}",
                              cites=[ids.REACHING_ZERO]))
+    if counter:
+        steps.append(Step.of(StepKind.INFO, "Counterattack not included", f"{float(p_holds):.4g}",
+                             detail="after a successful defense the defender may counterattack (1 AP): "
+                                    "ask for the odds of that exchange on its own",
+                             cites=[ids.COUNTERATTACK]))
     steps.append(_tol_step(joint.truncated_mass, tol))
     trace = Step.of(StepKind.RESULT, f"Odds: {attacker.name} attacks {defender.name}",
                     f"P(hit) = {float(p_hit):.4g}", children=steps)

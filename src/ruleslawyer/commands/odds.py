@@ -1,0 +1,142 @@
+"""The ``odds mastery`` and ``odds mythras`` handlers of :mod:`ruleslawyer.commands.engines`.
+
+``ruleslawyer odds mastery --input FILE.json [--json]`` takes the same input as ``exchange mastery``
+and prints the exact odds; ``ruleslawyer odds mastery --trauma`` gives the Trauma table's odds.
+``ruleslawyer odds mythras --input FILE.json`` takes the ``exchange mythras`` input. Top level
+imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import engines
+
+__all__ = ["register", "ODDS_SCHEMA"]
+
+ODDS_SCHEMA = {
+    "command": "ruleslawyer odds mastery|mythras --input FILE.json [--json] [--ruling ID=ANSWER] "
+               "[--tolerance P]; ruleslawyer odds mastery --trauma",
+    "input": "the same JSON as `ruleslawyer exchange <ruleset> --schema` (dice and seed are ignored)",
+    "extra fields": {"tolerance": "most probability mass to cut off (default 1e-12; 0 to 0.001)"},
+    "output": {
+        "mastery": "outcomes (hit/defended/missed/not-allowed), p_hit, p_defense_holds, p_aim, attack_totals, "
+                   "defense_totals, damage, to_durability, to_health, p_zero_health, truncated_mass, trace",
+        "mythras": "levels (attacker|defender), attacker_effects, defender_effects, chosen_effects, p_hit, "
+                   "p_parried, location, damage, damage_by_location, truncated_mass, trace",
+        "trauma": "rows (unit_id, range, text, tier, probability), tiers, p_close_call, fingers",
+    },
+}
+
+
+def _load(path: str | None) -> dict:
+    if not path:
+        raise ValueError("input: --input FILE.json is required (see --schema)")
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as e:
+        raise ValueError(f"input: cannot read {path}: {e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"input: {path} is not valid JSON: {e.msg} at line {e.lineno}") from None
+    if not isinstance(data, dict):
+        raise ValueError("input: must be a JSON object")
+    return data
+
+
+def _pct(p) -> str:
+    return f"{float(p) * 100:.4g}%"
+
+
+def _dist_lines(title: str, dist, limit: int = 40) -> list[str]:
+    items = dist.items()
+    lines = [f"{title}:"]
+    for k, p in items[:limit]:
+        key = " / ".join(map(str, k)) if isinstance(k, tuple) else str(k)
+        lines.append(f"  {key:>24}  {_pct(p)}")
+    if len(items) > limit:
+        lines.append(f"  ... {len(items) - limit} more")
+    return lines
+
+
+def _print(result, lines: list[str], as_json: bool) -> int:
+    if as_json:
+        from ruleslawyer.cli import print_json
+
+        print_json(result)
+        return 0
+    from ruleslawyer.render import to_text
+
+    sys.stdout.write("\n".join(lines) + "\n\n" + to_text(result.trace).rstrip("\n") + "\n")
+    return 0
+
+
+def _tolerance(args, data: dict | None) -> float:
+    t = getattr(args, "tolerance", None)
+    if t is None:
+        t = (data or {}).get("tolerance", 1e-12)
+    return t
+
+
+def _mastery(args) -> int:
+    if args.schema:
+        from ruleslawyer.cli import print_json
+
+        print_json(ODDS_SCHEMA)
+        return 0
+    if getattr(args, "trauma", False):
+        from ruleslawyer.odds.trauma import trauma_odds
+
+        r = trauma_odds(rulings=args.rulings, tolerance=_tolerance(args, None))
+        lines = ["Trauma table odds (1d100):"]
+        lines += [f"  {row.range:>6}  {row.text[:48]:<48} {row.tier:<9} {_pct(row.probability)}" for row in r.rows]
+        lines += _dist_lines("Tiers", r.tiers)
+        return _print(r, lines, args.json)
+    from ruleslawyer.odds.mastery import mastery_exchange_odds
+
+    data = _load(args.input)
+    data.pop("dice", None)
+    data.pop("seed", None)
+    r = mastery_exchange_odds(data, rulings=args.rulings, tolerance=_tolerance(args, data))
+    lines = [f"P(hit) {_pct(r.p_hit)}; P(defense holds) {_pct(r.p_defense_holds)}"
+             + (f"; P(Aiming Trial) {_pct(r.p_aim)}" if r.p_aim != 1 else "")
+             + ("" if r.p_zero_health is None else f"; P(reaching 0 health) {_pct(r.p_zero_health)}"),
+             f"Probability mass cut off: {float(r.truncated_mass):.3g}"]
+    lines += _dist_lines("Outcomes", r.outcomes)
+    lines += _dist_lines("Damage to durability", r.to_durability)
+    lines += _dist_lines("Damage to health", r.to_health)
+    return _print(r, lines, args.json)
+
+
+def _mythras(args) -> int:
+    if args.schema:
+        from ruleslawyer.cli import print_json
+
+        print_json(ODDS_SCHEMA)
+        return 0
+    from ruleslawyer.odds.mythras import mythras_exchange_odds
+
+    data = _load(args.input)
+    data.pop("dice", None)
+    data.pop("seed", None)
+    r = mythras_exchange_odds(data, rulings=args.rulings, tolerance=_tolerance(args, data))
+    lines = [f"P(hit) {_pct(r.p_hit)}; P(parried) {_pct(r.p_parried)}; "
+             f"mean damage {float(r.damage.mean()):.3g}",
+             f"Probability mass cut off: {float(r.truncated_mass):.3g}"]
+    lines += _dist_lines("Levels (attacker / defender)", r.levels)
+    lines += _dist_lines("Special Effects won by the attacker", r.attacker_effects)
+    lines += _dist_lines("Special Effects won by the defender", r.defender_effects)
+    lines += _dist_lines("Hit location", r.location)
+    lines += _dist_lines("Damage dealt", r.damage)
+    return _print(r, lines, args.json)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    engines.HANDLERS[("odds", "mastery")] = _mastery
+    engines.HANDLERS[("odds", "mythras")] = _mythras
+    engines.add_option("odds", "--trauma", action="store_true",
+                       help="mastery: the odds of each Trauma table row and tier (no input needed)")
+    engines.add_option("odds", "--tolerance", type=float, default=None, metavar="P",
+                       help="most probability mass to cut off (default 1e-12)")
