@@ -103,3 +103,10 @@ def test_engine_dispatch_lists_registered_rulesets(capsys):
         main(["exchange", "nosuch"])
     assert e.value.code == 2
     assert "mastery" in capsys.readouterr().err
+
+
+def test_trauma_roll_with_setting(capsys):
+    code, out, _ = run(capsys, "trauma", "--roll", "23", "--setting", "brutal", "--json")
+    d = json.loads(out)
+    assert d["trauma"]["text"].startswith("Lose your nose") and d["setting"] == "brutal"
+    assert [e["outcome"] for e in d["events"]] == ["trauma", "trauma", "trauma", "none"]

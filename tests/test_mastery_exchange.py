@@ -319,3 +319,16 @@ def test_explosion_cap_reported_in_the_exchange():
                          rulings={"mastery.explosion-cap": "5"})
     assert r.attack_total == 12 and r.capped and r.to_health == 12
     assert "mastery.explosion-cap" in r.trace.ruling_ids()
+
+
+def test_counterattack_range_rules():
+    # a bow shot from close range, defended with a shield (d2 2+1 = 3 + shield 1 = 4 >= d3 1 + 1 = 2)
+    d = target(shield=1, attack=Attack("melee", tier=2))
+    r = resolve_exchange(bow(), d, Situation(range="close", counterattack=True),
+                         script={"aim": [2], "attack": [1], "defense": [2, 1]})
+    assert r.outcome == "defended" and r.counter is None and r.defender.ap == 1
+    assert "mastery.melee-counter-at-range" in r.trace.ruling_ids()
+    # a bow counterattack in melee: the attacker is within 5 ft, so the shot is not allowed
+    archer = target(attack=Attack("bow", tier=2, weapon=1), armour_resistance=1)
+    r = resolve_exchange(fighter(), archer, Situation(counterattack=True), script={"attack": [1], "defense": [2, 1]})
+    assert r.outcome == "defended" and r.counter.outcome == "not-allowed" and r.defender.ap == 1

@@ -157,26 +157,32 @@ def _trauma(args) -> int:
 
     if args.event:
         return _out(trauma_follows(args.event, args.setting or "realistic"), args.json)
-    if args.setting:
-        checks = [trauma_follows(e, args.setting) for e in TraumaEvent]
-        if args.json:
-            from ruleslawyer.cli import print_json
+    rolling = any(v is not None for v in (args.roll, args.finger, args.seed, args.sheet))
+    checks = [trauma_follows(e, args.setting) for e in TraumaEvent] if args.setting else []
+    result = None
+    if rolling or not args.setting:
+        sheet = None
+        if args.sheet:
+            from ruleslawyer.rulesets.mastery import TraumaSheet
 
-            print_json({"setting": args.setting, "events": [c.to_dict() for c in checks]})
-            return 0
-        from ruleslawyer.render import to_text
+            sheet = TraumaSheet.from_dict(_load(args.sheet))
+        result = roll_trauma(roll=args.roll, finger=args.finger, seed=args.seed, sheet=sheet,
+                             rulings=dict(args.ruling or []))
+        if not checks:
+            return _out(result, args.json)
+    if args.json:
+        from ruleslawyer.cli import print_json
 
-        for c in checks:
-            sys.stdout.write(to_text(c.trace).rstrip("\n") + "\n")
+        doc = {"setting": args.setting, "events": [c.to_dict() for c in checks]}
+        if result is not None:
+            doc = {"trauma": result.to_dict(), **doc}
+        print_json(doc)
         return 0
-    sheet = None
-    if args.sheet:
-        from ruleslawyer.rulesets.mastery import TraumaSheet
+    from ruleslawyer.render import to_text
 
-        sheet = TraumaSheet.from_dict(_load(args.sheet))
-    rulings = dict(args.ruling or [])
-    return _out(roll_trauma(roll=args.roll, finger=args.finger, seed=args.seed, sheet=sheet, rulings=rulings),
-                args.json)
+    for r in ([result] if result is not None else []) + checks:
+        sys.stdout.write(to_text(r.trace).rstrip("\n") + "\n")
+    return 0
 
 
 def _ap(args) -> int:
@@ -218,7 +224,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--finger", type=int, help="the 1d10 finger roll for 'Lose a finger' (1-10)")
     p.add_argument("--seed", type=int, help="seed the dice")
     p.add_argument("--setting", choices=["realistic", "brutal", "deadly"],
-                   help="list what follows each event under this setting (no roll)")
+                   help="list what follows each event under this setting (with --roll/--seed: the roll too)")
     p.add_argument("--event", choices=["fighting-on-health-damage", "reached-zero", "natural-minimum-resist",
                                        "exploded-hit-health-damage"],
                    help="does a Trauma follow this event (under --setting, default realistic)?")

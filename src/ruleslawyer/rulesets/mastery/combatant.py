@@ -123,6 +123,8 @@ class Attack:
                 raise RulesInputError("attack.weapon", f"weapon dice must be positive, got {self.weapon!r}")
         elif isinstance(self.weapon, bool) or not isinstance(self.weapon, int) or self.weapon < 0:
             raise RulesInputError("attack.weapon", f"WEA must be a whole number >= 0 or dice like '1d4', got {self.weapon!r}")
+        if not isinstance(self.spanned, bool):
+            raise RulesInputError("attack.spanned", f"must be true or false, got {self.spanned!r}")
         if isinstance(self.modifiers, bool) or not isinstance(self.modifiers, int):
             raise RulesInputError("attack.modifiers", f"must be a whole number, got {self.modifiers!r}")
 
@@ -140,7 +142,7 @@ class Attack:
         try:
             return cls(kind=data.get("kind", "melee"), tier=data.get("tier", 1), weapon=data.get("weapon", 0),
                        modifiers=data.get("modifiers", 0), damage_type=data.get("damage_type", "cutting"),
-                       magic=tuple(magic), spanned=bool(data.get("spanned", True)))
+                       magic=tuple(magic), spanned=data.get("spanned", True))
         except RulesInputError as e:
             raise RulesInputError(prefix + e.field.removeprefix("attack."), e.message) from None
 

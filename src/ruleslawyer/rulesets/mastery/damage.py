@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ruleslawyer.errors import RulesInputError
-from ruleslawyer.trace import Citation, Step, StepKind
+from ruleslawyer.trace import Step, StepKind
 
 from . import ids
 from . import rulings as R

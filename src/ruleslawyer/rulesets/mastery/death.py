@@ -17,7 +17,7 @@ from . import ids
 from . import rulings as R
 from .combatant import Combatant, State
 from .damage import DamageOutcome
-from .tiers import named_dc, roll_trial
+from .tiers import roll_trial
 from .trauma import Trauma, TraumaEvent, TraumaSetting, roll_trauma, trauma_follows
 
 __all__ = ["Aftermath", "health_damage_aftermath", "DyingResult", "advance_dying", "TriageResult", "triage"]

@@ -276,7 +276,6 @@ def resolve_exchange(attacker: Combatant, defender: Combatant, situation: Situat
         raise RulesInputError("situation.range", f"a {atk.kind.value} attack is made at melee range, got {sit.range.value}")
     A, D = attacker, defender
     steps: list[Step] = []
-    spent = {"attacker": 0, "defender": 0}
     ap_start = {"attacker": A.ap, "defender": D.ap}
 
     def finish(outcome: str, **kw) -> ExchangeResult:
@@ -408,8 +407,15 @@ def resolve_exchange(attacker: Combatant, defender: Combatant, situation: Situat
                     steps.append(Step.of(StepKind.RULE, f"{D.name} cannot counterattack: no AP left", cites=[ids.COUNTERATTACK]))
                 elif D.attack is None:
                     raise RulesInputError("defender.attack", "a counterattack needs the defender's attack profile")
+                elif (D.attack.kind not in RANGED_KINDS and sit.range is not Range.MELEE
+                      and R.use(R.MELEE_COUNTER_AT_RANGE, rulings) == "not-possible"):
+                    steps.append(Step.of(StepKind.RULING, f"{D.name} cannot counterattack in melee: the attacker is "
+                                         f"at {sit.range.value} range", cites=[ids.COUNTERATTACK],
+                                         rulings=[R.ruling_use(R.MELEE_COUNTER_AT_RANGE, rulings)]))
                 else:
-                    csit = Situation(defend=sit.counter_defend, range=sit.range if D.attack.kind in RANGED_KINDS else Range.MELEE,
+                    c_ranged = D.attack.kind in RANGED_KINDS
+                    c_range = (sit.range if sit.range is not Range.MELEE else Range.CLOSE) if c_ranged else Range.MELEE
+                    csit = Situation(defend=sit.counter_defend, range=c_range,
                                      elevation={Elevation.ATTACKER: Elevation.DEFENDER,
                                                 Elevation.DEFENDER: Elevation.ATTACKER}.get(sit.elevation, Elevation.NONE),
                                      hostile_within_5ft=sit.range is Range.MELEE, counterattack=False,

@@ -21,7 +21,7 @@ __all__ = [
     "TRAUMA_LOST_PART", "ZERO_HEALTH_DC", "HEALTH_FLOOR", "RESISTANCE_DEPLETED", "PORTION_RESISTANCE",
     "DEFENSE_AP_ON_MISS", "THROWN_PROJECTILE", "CASTING_HEALTH_DAMAGE", "TRAUMA_PER_HIT",
     "RESIST_DAMAGE_TRIAL", "PHASE_NOTHING_DECLARED", "EXPLOSION_CAP", "FINGER_ORDER", "SLING_FORMULA",
-    "UNCONSCIOUS_DEFENSE", "MAGIC_PORTION_ROLL", "HEALTH_DICE_EXPLODE",
+    "UNCONSCIOUS_DEFENSE", "MAGIC_PORTION_ROLL", "HEALTH_DICE_EXPLODE", "MELEE_COUNTER_AT_RANGE",
     "use", "ruling_use",
     "check",
 ]
@@ -295,6 +295,15 @@ HEALTH_DICE_EXPLODE = _reg(
     "no", ("yes",),
     "Only attack and defense dice are said to explode.",
     (ids.HEALTH_ENDURANCE, ids.ATTACK_EXPLODES))
+
+MELEE_COUNTER_AT_RANGE = _reg(
+    "mastery.melee-counter-at-range",
+    "Can a defender counterattack in melee an attacker who shot or threw from a range band?",
+    "not-possible", ("allowed",),
+    "A counterattack is 'against your attacker'; the chapter does not say it closes the distance. "
+    "'not-possible': a melee counterattack needs the attacker within reach, so none is made against a "
+    "ranged attacker. 'allowed': resolve it as a melee attack anyway.",
+    (ids.COUNTERATTACK,))
 
 
 def use(ruling_id: str, overrides: Mapping[str, str] | None) -> str:
