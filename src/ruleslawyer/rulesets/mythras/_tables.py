@@ -37,7 +37,8 @@ _cache: dict[tuple, object] = {}
 
 
 def _key(name: str) -> tuple:
-    return (name, os.environ.get("RULESLAWYER_DB"), os.environ.get("RULESLAWYER_HOUSE_RULES"))
+    env = os.environ
+    return (name, env.get("RULESLAWYER_DB"), env.get("RULESLAWYER_HOUSE_RULES"))
 
 
 def clear_cache() -> None:

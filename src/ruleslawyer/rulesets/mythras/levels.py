@@ -57,6 +57,9 @@ class DifficultyGrade(StrEnum):
 def _enum(cls, value, field: str):
     if isinstance(value, cls):
         return value
+    member = cls._value2member_map_.get(value) if isinstance(value, str) else None
+    if member is not None:
+        return member
     for member in cls:
         if isinstance(value, str) and value.strip().lower() in (member.value.lower(), member.name.lower()):
             return member
@@ -137,10 +140,8 @@ def level_of_success(roll: int, skill: int) -> tuple[LevelOfSuccess, Step]:
 
 
 def _grade_rows() -> dict[DifficultyGrade, _tables.GradeRow]:
-    out = {}
-    for g in _tables.grades():
-        out[_enum(DifficultyGrade, g.name, "difficulty")] = g
-    return out
+    return _tables._memo("grade_rows", lambda: {_enum(DifficultyGrade, g.name, "difficulty"): g
+                                                for g in _tables.grades()})
 
 
 def grade_multiplier(grade: DifficultyGrade | str, overrides: Mapping[str, str] | None = None
