@@ -1,0 +1,99 @@
+"""Mastery and Mythras exchange panels, headless, with scripted dice worked by hand."""
+
+from ruleslawyer.widgets import MasteryExchangePanel, MythrasExchangePanel
+
+XSS = "<img src=x onerror=alert(1)>"
+
+
+def test_mastery_scripted_exchange_brute_goes_down():
+    # Aldric: tier 3 die d4 rolls 4, 4, 1 (explodes twice) = 9, + WEA 2 = 11. Brute does not defend
+    # (passive): armour resistance 2 absorbs 2, durability 3 takes 3, health takes the other 6 -> 0.
+    # Endurance trial at 0 health: DC 6 (the damage), tier 1 die d2 scripted 2 -> failure: unconscious.
+    panel = MasteryExchangePanel(script="attack: 4 4 1; endurance: 2")
+    panel.button.click()
+    r = panel.result
+    assert (r.outcome, r.attack_total, r.absorbed, r.to_durability, r.to_health) == ("hit", 11, 2, 3, 6)
+    assert r.defender.state.value == "unconscious"
+    out = panel.output.value
+    assert 'data-outcome="hit"' in out and "Brute: health 0, unconscious." in out
+    assert 'data-rule-id="mastery/combat/actions-and-reactions/defense#16"' in out
+    assert "scripted dice <code" in panel.frame.status.value
+
+
+def test_mastery_failed_defense_ruling_switch_reruns():
+    # attack d4 3 + WEA 2 = 5; defense d2 1 + resistance 2 = 3: the defense fails.
+    # as-passive: 5 - resistance 2 = 3 -> durability 1, health 2; attack-minus-defense: margin 2 ->
+    # durability 1, health 1.
+    panel = MasteryExchangePanel(script="attack: 3; defense: 1")
+    panel.load(defender={"health": 10, "durability": 1, "resistance": 2}, situation={"defend": True})
+    panel.run()
+    assert (panel.result.to_durability, panel.result.to_health) == (1, 2)
+    dd = panel.frame.rulings.dropdowns["mastery.failed-defense-damage"]
+    dd.value = "attack-minus-defense"
+    assert (panel.result.to_durability, panel.result.to_health) == (1, 1)
+    assert 'data-answer="attack-minus-defense"' in panel.output.value
+
+
+def test_mastery_bad_input_is_a_message():
+    panel = MasteryExchangePanel()
+    panel.a_tier.value = 0
+    panel.run()
+    assert panel.result is None and '<b class="rl-field">attack.tier</b>' in panel.output.value
+    panel.a_tier.value = 3
+    panel.dice.mode.value = "Scripted dice"
+    panel.dice.script.value = XSS
+    panel.run()
+    assert "<img" not in panel.output.value and "dice script" in panel.output.value
+
+
+def test_mastery_names_are_escaped():
+    panel = MasteryExchangePanel(script="attack: 4 4 1; endurance: 2")
+    panel.a_name.value = XSS
+    panel.run()
+    assert "<img" not in panel.output.value and "&lt;img src=x onerror=alert(1)&gt;" in panel.output.value
+
+
+MYTHRAS_SCRIPT = "attack: 5; parry: 80; damage: 6; damage_modifier: 2; location: 11"
+
+
+def test_mythras_winner_chooses_effects_after_the_differential_before_damage():
+    # Ana 70%: rolls 05, a Critical (05 <= 7, a tenth of 70 rounded up). Bors parries 50%: rolls 80, a
+    # Failure. Critical (rank 3) vs Failure (rank 1): the attacker wins 2 Special Effects.
+    panel = MythrasExchangePanel(script=MYTHRAS_SCRIPT)
+    panel.d_armour.value = 4
+    panel.button.click()
+    assert panel.stage == "differential"
+    out = panel.output.value
+    assert 'data-stage="differential"' in out and 'data-effects-won="2"' in out
+    assert "5–7. Damage" not in out  # damage is not shown before the choice
+    assert "Choose Location" in panel.effects.options and "Maximise Damage" in panel.effects.options
+    # Choose Location (Head) and Maximise Damage: 1d8 maximised 8 + Damage Modifier 1d2 (STR+SIZ 27,
+    # band 26–30) scripted 2 = 10; the parry failed, so nothing is stopped; 4 Armor Points -> 6 to the Head.
+    panel.effects.value = ("Choose Location", "Maximise Damage")
+    panel.location.value = "Head"
+    panel.apply_button.click()
+    r = panel.result
+    assert panel.stage == "done"
+    assert r.attacker_effects == ("Choose Location", "Maximise Damage")
+    assert (r.location, r.damage_rolled, r.armour, r.damage) == ("Head", 10, 4, 6)
+    assert 'data-damage="6"' in panel.output.value and 'data-location="Head"' in panel.output.value
+    assert panel.effects.layout.display == "none"
+
+
+def test_mythras_too_many_effects_is_a_message():
+    panel = MythrasExchangePanel(script=MYTHRAS_SCRIPT)
+    panel.run()
+    panel.effects.value = tuple(panel.effects.options[:3])
+    panel.apply()
+    assert '<b class="rl-field">effects</b>' in panel.output.value and "2 Special Effects" in panel.output.value
+
+
+def test_mythras_no_effects_to_choose_shows_the_whole_exchange():
+    # Attack 60 vs skill 70: Success; parry 30 vs 50: Success -> equal levels, no differential.
+    # Damage 1d8 scripted 5, Damage Modifier 1d2 scripted 1 = 6; a Small dagger parrying a Medium
+    # broadsword is one Size smaller and blocks half.
+    panel = MythrasExchangePanel(script="attack: 60; parry: 30; damage: 5; damage_modifier: 1; location: 11")
+    panel.run()
+    assert panel.stage == "done" and panel.result.winner is None
+    assert panel.result.damage_rolled == 6
+    assert 'data-stage="done"' in panel.output.value

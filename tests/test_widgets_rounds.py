@@ -1,0 +1,86 @@
+"""Round panels, headless: add combatants, declare actions, the order with reasons."""
+
+import random
+
+from ruleslawyer.widgets import DarkmasterRoundPanel, MasteryRoundPanel
+
+
+def add_mastery(panel, name, side, weapon, **kw):
+    panel.name.value, panel.side.value, panel.weapon.value = name, side, weapon
+    for k, v in kw.items():
+        getattr(panel, k).value = v
+    panel.roster.add_button.click()
+
+
+def test_mastery_round_phases_side_roll_and_hold():
+    # Side roll scripted 2: 1–3 means the PCs go first in each phase. Aldric's dagger is Fast, Cora's
+    # sword Moderate but held to Slow, Brute's maul Slow. Order: Fast: Aldric; Slow: PCs first (Cora),
+    # then the enemies (Brute).
+    panel = MasteryRoundPanel(script="side: 2")
+    add_mastery(panel, "Aldric", "pcs", "dagger")
+    add_mastery(panel, "Brute", "enemies", "maul")
+    add_mastery(panel, "Cora", "pcs", "sword", hold_to="slow")
+    assert "Cora" in panel.roster.view.value and "hold to slow" in panel.roster.view.value
+    panel.button.click()
+    r = panel.result
+    assert (r.side_roll, str(r.first)) == (2, "pcs")
+    order = [(slot["phase"], name) for slot in r.order for name in slot["combatants"]]
+    assert order == [("fast", "Aldric"), ("slow", "Cora"), ("slow", "Brute")]
+    out = panel.output.value
+    assert 'data-side-roll="2"' in out and "natural phase moderate, acts in slow" in out
+
+
+def test_mastery_round_seeded_side_roll():
+    # Seed 7: random.Random(7).randint(1, 6) == 3 -> PCs first (1–3).
+    assert random.Random(7).randint(1, 6) == 3
+    panel = MasteryRoundPanel(seed=7)
+    add_mastery(panel, "Aldric", "pcs", "dagger")
+    panel.run()
+    assert panel.result.side_roll == 3 and str(panel.result.first) == "pcs"
+
+
+def test_mastery_round_duplicate_name_and_empty_round_are_messages():
+    panel = MasteryRoundPanel()
+    panel.run()
+    assert '<b class="rl-field">combatants</b>' in panel.output.value
+    add_mastery(panel, "Aldric", "pcs", "dagger")
+    add_mastery(panel, "Aldric", "pcs", "dagger")
+    assert len(panel.combatants) == 1 and "already in the round" in panel.output.value
+    panel.roster.remove_button.click()
+    assert panel.combatants == []
+
+
+def add_dm(panel, name, cmb, side, action, type_, kind, length=""):
+    panel.name.value, panel.cmb.value, panel.side.value = name, cmb, side
+    panel.action.value, panel.type.value, panel.kind.value, panel.length.value = action, type_, kind, length
+    panel.roster_controls.add_button.click()
+
+
+def test_darkmaster_trs_order_with_reasons_and_refusal():
+    # NPCs declare first. The Orc (CMB 20) moves (Half) in the Move Phase and attacks with a Longest
+    # spear (Half); the Hero (CMB 30) attacks with a Long longsword (Full). In the Melee Phase the
+    # longer weapon strikes first: the Orc's Longest spear, then the Hero's Long sword. Bad declares
+    # two Full Actions: the second is refused (a character performs a single Full Action per Round).
+    panel = DarkmasterRoundPanel()
+    add_dm(panel, "Orc", 20, "npc", "Move", "Half", "move")
+    add_dm(panel, "Orc", 20, "npc", "Spear attack", "Half", "melee", "Longest")
+    add_dm(panel, "Hero", 30, "player", "Longsword attack", "Full", "melee", "Long")
+    add_dm(panel, "Bad", 5, "player", "Swing", "Full", "melee", "Long")
+    add_dm(panel, "Bad", 5, "player", "Swing again", "Full", "melee", "Long")
+    panel.button.click()
+    r = panel.result
+    assert r.declaration_order[0] == "Orc"
+    melee = next(p for p in r.phases if str(p.phase) == "Melee Phase")
+    assert [p.combatant for p in melee.placements][:2] == ["Orc", "Hero"]
+    assert [f.field for f in r.refusals] == ["combatants[2].actions[1]"]
+    out = panel.output.value
+    assert 'data-refusals="1"' in out and 'data-rule-id="darkmaster/combat/action-types#2"' in out
+    assert 'data-phase="Melee Phase" data-combatant="Orc"' in out
+    panel.roster_controls.remove_button.click()
+    panel.run()
+    assert panel.result.refusals == ()
+
+
+def test_darkmaster_lengths_come_from_the_db():
+    panel = DarkmasterRoundPanel()
+    assert [v for _, v in panel.length.options][1:] == ["Hand", "Short", "Long", "Longest"]

@@ -1,0 +1,215 @@
+"""The Mythras exchange panel: attack and defence rolls, the differential, then the winner chooses
+Special Effects before damage is rolled (:func:`ruleslawyer.rulesets.mythras.resolve_exchange`)."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from .base import DiceControls, PanelFrame, esc, int_box, trace_html
+
+__all__ = ["MythrasExchangePanel"]
+
+_W = {"description_width": "initial"}
+
+
+def _until_differential(step):
+    """The trace cut after its differential step (the first ``compare`` child), or None if it has none.
+
+    Presentation only: the winner chooses Special Effects there, before damage is shown.
+    """
+    from ruleslawyer.trace import Step, StepKind
+
+    kids = list(step.children)
+    for i, child in enumerate(kids):
+        if child.kind is StepKind.COMPARE:
+            return Step.of(step.kind, step.label, step.value, detail=step.detail, cites=step.cites,
+                           rulings=step.rulings, children=kids[: i + 1])
+    return None
+
+
+class MythrasExchangePanel:
+    """Resolve one Mythras attack–parry exchange in two steps, as at the table.
+
+    1. ``button`` (Roll attack and defence): the rolls and the differential are shown; when a side
+       wins Special Effects, ``effects`` lists the ones that side may take (``result.eligible``) and
+       ``apply_button`` is offered. With no effects to choose the whole exchange is shown at once.
+    2. ``apply_button`` (Apply effects, roll damage): the same dice again (same seed and script), now
+       with the chosen Special Effects, so the differential is unchanged and damage follows them.
+
+    Controls: attacker ``a_name``, ``a_skill`` (Combat Style %), ``a_weapon``, ``a_damage`` (dice),
+    ``a_size``, ``a_trait``, ``a_grade``, ``a_str_siz``; defender ``d_name``, ``d_skill``, ``d_defence``
+    (parry, evade, none), ``d_weapon``, ``d_damage``, ``d_size``, ``d_grade``, ``d_ap``, ``d_armour``
+    (Armor Points on every location); ``location`` (for Choose Location); ``dice``.
+
+    Attributes:
+        result: the last :class:`~ruleslawyer.rulesets.mythras.ExchangeResult` (None if none).
+        stage: ``"differential"`` while effects are being chosen, ``"done"`` after, or ``""``.
+    """
+
+    def __init__(self, *, script: str = "", seed: int = 7) -> None:
+        from ruleslawyer.rulesets.mythras import DifficultyGrade
+        from ruleslawyer.rulesets.mythras.damage import location_names, size_names
+        from ruleslawyer.rulesets.mythras.exchange import Defence
+
+        sizes = list(size_names())
+        grades = [g.value for g in DifficultyGrade]
+        self.a_name = widgets.Text("Ana", description="Attacker", layout=widgets.Layout(width="200px"))
+        self.a_skill = int_box("Combat Style %", 70, "170px")
+        self.a_weapon = widgets.Text("Broadsword", description="Weapon", layout=widgets.Layout(width="200px"))
+        self.a_damage = widgets.Text("1d8", description="Damage", layout=widgets.Layout(width="150px"))
+        self.a_size = widgets.Dropdown(options=sizes, value="Medium", description="Size",
+                                       layout=widgets.Layout(width="170px"))
+        self.a_trait = widgets.Dropdown(options=["cutting", "impaling", "bludgeoning"], value="cutting",
+                                        description="Trait", layout=widgets.Layout(width="180px"))
+        self.a_grade = widgets.Dropdown(options=grades, value="Standard", description="Grade",
+                                        layout=widgets.Layout(width="180px"))
+        self.a_str_siz = int_box("STR+SIZ", 27, "130px")
+        self.d_name = widgets.Text("Bors", description="Defender", layout=widgets.Layout(width="200px"))
+        self.d_skill = int_box("Skill %", 50, "130px")
+        self.d_defence = widgets.Dropdown(options=[d.value for d in Defence], value="parry", description="Defence",
+                                          layout=widgets.Layout(width="180px"))
+        self.d_weapon = widgets.Text("Dagger", description="Parrying with", layout=widgets.Layout(width="230px"),
+                                     style=_W)
+        self.d_damage = widgets.Text("1d4+1", description="Damage", layout=widgets.Layout(width="150px"))
+        self.d_size = widgets.Dropdown(options=sizes, value="Small", description="Size",
+                                       layout=widgets.Layout(width="170px"))
+        self.d_grade = widgets.Dropdown(options=grades, value="Standard", description="Grade",
+                                        layout=widgets.Layout(width="180px"))
+        self.d_ap = int_box("AP", 2, "90px")
+        self.d_armour = int_box("Armor Points (all locations)", 2, "250px")
+        self.location = widgets.Dropdown(options=list(location_names()), value="Head",
+                                         description="Choose Location", layout=widgets.Layout(width="260px"),
+                                         style=_W)
+        self.dice = DiceControls(seed=seed, script=script, on_new_seed=self.run,
+                                 slots_hint="attack: 5; parry: 80; damage: 6; damage_modifier: 2; location: 11")
+        self.button = widgets.Button(description="Roll attack and defence", button_style="primary",
+                                     layout=widgets.Layout(width="220px"))
+        self.button.add_class("rl-run")
+        self.effects = widgets.SelectMultiple(options=[], description="Special Effects", rows=7,
+                                              layout=widgets.Layout(width="420px", display="none"), style=_W)
+        self.effects.add_class("rl-effects")
+        self.apply_button = widgets.Button(description="Apply effects, roll damage", button_style="warning",
+                                           layout=widgets.Layout(width="240px", display="none"))
+        self.apply_button.add_class("rl-apply")
+        self.frame = PanelFrame("Mythras: the attack–parry exchange", [
+            [self.a_name, self.a_skill, self.a_grade, self.a_str_siz],
+            [self.a_weapon, self.a_damage, self.a_size, self.a_trait],
+            [self.d_name, self.d_skill, self.d_defence, self.d_grade, self.d_ap],
+            [self.d_weapon, self.d_damage, self.d_size, self.d_armour],
+            self.dice.row, [self.button], [self.effects, widgets.VBox([self.location, self.apply_button])]],
+            on_rulings_change=self._rerun, css_class="rl-mythras-exchange-panel")
+        self.output = self.frame.output
+        self.widget = self.frame.widget
+        self.result = None
+        self.stage = ""
+        self._chosen: tuple[str, ...] = ()
+        self.button.on_click(lambda _b: self.run())
+        self.apply_button.on_click(lambda _b: self.apply())
+
+    def load(self, *, attacker: dict | None = None, defender: dict | None = None, script: str | None = None,
+             seed: int | None = None) -> None:
+        """Fill controls from plain values (names without the ``a_``/``d_`` prefix), without running."""
+        for prefix, values in (("a_", attacker), ("d_", defender)):
+            for key, value in (values or {}).items():
+                getattr(self, prefix + key).value = value
+        if script is not None:
+            self.dice.script.value = script
+            self.dice.mode.value = "Scripted dice" if script else "Seeded dice"
+        if seed is not None:
+            self.dice.seed.value = seed
+
+    def _input(self, effects: tuple[str, ...]):
+        from ruleslawyer.rulesets.mythras import Attacker, Defender, ExchangeInput, Weapon
+        from ruleslawyer.rulesets.mythras.damage import location_names
+
+        winner = self.result.winner if (effects and self.result is not None) else None
+        a_weapon = Weapon(self.a_weapon.value or "weapon", self.a_damage.value, self.a_size.value,
+                          frozenset({self.a_trait.value}))
+        attacker = Attacker(self.a_name.value or "Attacker", skill=self.a_skill.value, weapon=a_weapon,
+                            difficulty=self.a_grade.value, str_siz=self.a_str_siz.value,
+                            effects=effects if winner == "attacker" else (),
+                            chosen_location=self.location.value if "Choose Location" in effects and winner == "attacker"
+                            else None)
+        d_weapon = (Weapon(self.d_weapon.value or "weapon", self.d_damage.value, self.d_size.value)
+                    if self.d_weapon.value.strip() else None)
+        defender = Defender(self.d_name.value or "Defender", skill=self.d_skill.value, defence=self.d_defence.value,
+                            weapon=d_weapon, difficulty=self.d_grade.value, action_points=self.d_ap.value,
+                            armour=tuple((loc, self.d_armour.value) for loc in location_names()) if self.d_armour.value
+                            else (), effects=effects if winner == "defender" else ())
+        return ExchangeInput(attacker, defender)
+
+    def _resolve(self, effects: tuple[str, ...]):
+        from ruleslawyer.rulesets.mythras import resolve_exchange
+
+        return resolve_exchange(self._input(effects), rulings=dict(self.frame.rulings.overrides),
+                                **self.dice.kwargs())
+
+    def run(self) -> None:
+        """Roll attack and defence; stop at the differential when the winner has Special Effects to choose."""
+        self._chosen = ()
+        self.frame.guard(self._run_differential)
+
+    def _run_differential(self) -> None:
+        self.result = None
+        self.stage = ""
+        self._hide_choice()
+        r = self._resolve(())
+        self.result = r
+        cut = _until_differential(r.trace)
+        if r.winner and r.effects_won and r.eligible.get(r.winner) and cut is not None:
+            self.stage = "differential"
+            self.effects.options = list(r.eligible[r.winner])
+            self.effects.value = ()
+            self.effects.description = f"{r.winner.capitalize()}: {r.effects_won} to pick"
+            self.effects.layout.display = None
+            self.apply_button.layout.display = None
+            who = self.a_name.value if r.winner == "attacker" else self.d_name.value
+            head = (f'<div class="rl-outcome" data-stage="differential" data-winner="{esc(r.winner)}" '
+                    f'data-effects-won="{r.effects_won}"><b>{esc(who)}</b> ({esc(r.winner)}) wins '
+                    f'<b>{r.effects_won}</b> Special Effect{"s" if r.effects_won != 1 else ""}: choose them, '
+                    f'then apply to roll damage.</div>')
+            self.frame.rulings.show(cut.ruling_uses())
+            self.frame.show(head + trace_html(cut), status=self.dice.describe())
+            return
+        self._show_done(r)
+
+    def apply(self) -> None:
+        """Resolve again with the same dice and the chosen Special Effects; show the whole exchange."""
+        self._chosen = tuple(self.effects.value)
+        self.frame.guard(self._apply)
+
+    def _apply(self) -> None:
+        from ruleslawyer.errors import RulesInputError
+
+        won = self.result.effects_won if self.result is not None else 0
+        if len(self._chosen) > won:
+            raise RulesInputError("effects", f"the winner has {won} Special Effect{'s' if won != 1 else ''} to "
+                                             f"choose; {len(self._chosen)} are selected")
+        r = self._resolve(self._chosen)
+        self.result = r
+        self._hide_choice()
+        self._show_done(r)
+
+    def _rerun(self) -> None:
+        """A ruling changed: redo the current stage with the same dice."""
+        if self.stage == "done" and self._chosen:
+            self.frame.guard(self._apply)
+        else:
+            self.run()
+
+    def _hide_choice(self) -> None:
+        self.effects.layout.display = "none"
+        self.apply_button.layout.display = "none"
+
+    def _show_done(self, r) -> None:
+        self.stage = "done"
+        chosen = ", ".join(r.attacker_effects or r.defender_effects) or "none"
+        head = (f'<div class="rl-outcome" data-stage="done" data-winner="{esc(r.winner or "")}" '
+                f'data-damage="{r.damage}" data-location="{esc(r.location or "")}">'
+                f'<b>{esc(r.trace.label)}</b>: {esc(r.attack_level or "")} vs {esc(r.defence_level or "")}; '
+                f'winner {esc(r.winner or "none")}, Special Effects: {esc(chosen)}; '
+                + (f'{r.damage} damage to the {esc(r.location)}' if r.location else "no damage") + '.</div>')
+        self.frame.show_trace(r.trace, header=head, status=self.dice.describe())
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
