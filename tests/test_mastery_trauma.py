@@ -103,3 +103,12 @@ def test_setting_errors():
     with pytest.raises(RulesInputError) as e:
         trauma_follows("stubbed-toe")
     assert e.value.field == "event"
+
+
+def test_one_ap_per_round_traumas():
+    # 41 Cracked Sternum and 16 Punctured Lung: "You have 1 AP per round."
+    s = roll_trauma(roll=41, sheet=TraumaSheet()).sheet
+    assert s.ap_per_round == 1
+    assert roll_trauma(roll=16, sheet=TraumaSheet()).sheet.ap_per_round == 1
+    assert roll_trauma(roll=42, sheet=TraumaSheet()).sheet.ap_per_round == 2  # Skull Fracture: no
+    assert TraumaSheet.from_dict(s.to_dict()) == s

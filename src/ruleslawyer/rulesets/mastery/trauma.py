@@ -153,11 +153,14 @@ class TraumaSheet:
         traumas: the Traumas suffered, as ``"<roll>: <first sentence>"``, in order.
         lost: body parts lost (``"left eye"``, ``"right hand"``, ``"left thumb"``, ``"nose"``, ...).
         punctured_lungs: how many Punctured Lung results (2 = both lungs).
+        ap_per_round: 2, or 1 after a Trauma whose row says "You have 1 AP per round" (Punctured
+            Lung, Cracked Sternum).
     """
 
     traumas: tuple[str, ...] = ()
     lost: frozenset[str] = field(default_factory=frozenset)
     punctured_lungs: int = 0
+    ap_per_round: int = 2
 
     @property
     def conditions(self) -> tuple[str, ...]:
@@ -182,7 +185,8 @@ class TraumaSheet:
 
     def to_dict(self) -> dict:
         return {"traumas": list(self.traumas), "lost": sorted(self.lost),
-                "punctured_lungs": self.punctured_lungs, "conditions": list(self.conditions)}
+                "punctured_lungs": self.punctured_lungs, "ap_per_round": self.ap_per_round,
+                "conditions": list(self.conditions)}
 
     @classmethod
     def from_dict(cls, data: Mapping | None) -> TraumaSheet:
@@ -194,7 +198,10 @@ class TraumaSheet:
         lost = data.get("lost", ())
         if isinstance(lost, str) or not all(isinstance(p, str) for p in lost):
             raise RulesInputError("sheet.lost", f"must be a list of body parts, got {lost!r}")
-        return cls(tuple(data.get("traumas", ())), frozenset(lost), lungs)
+        ap = data.get("ap_per_round", 2)
+        if isinstance(ap, bool) or ap not in (1, 2):
+            raise RulesInputError("sheet.ap_per_round", f"must be 1 or 2, got {ap!r}")
+        return cls(tuple(data.get("traumas", ())), frozenset(lost), lungs, ap)
 
 
 def _hand_fingers(side: str) -> tuple[str, ...]:
@@ -350,7 +357,14 @@ def _apply(table, sheet: TraumaSheet, face: int, text: str, kind: str, part: str
     elif kind == "lung":
         lungs += 1
         effect = "punctured lung" + (" (both lungs)" if lungs >= 2 else "")
-    new = replace(sheet, traumas=sheet.traumas + (entry,), lost=frozenset(lost), punctured_lungs=lungs)
+    ap = sheet.ap_per_round
+    if "You have 1 AP per round." in text and ap != 1:
+        ap = 1
+        steps.append(Step.of(StepKind.RULE, "Now 1 AP per round", 1,
+                             cites=[Citation(unit_id, "You have 1 AP per round.")]))
+        effect += "; 1 AP per round"
+    new = replace(sheet, traumas=sheet.traumas + (entry,), lost=frozenset(lost), punctured_lungs=lungs,
+                  ap_per_round=ap)
     for cond in new.conditions:
         if cond not in before:
             note = {"Blinded": "If you have no eyes left, you are Blinded.",
