@@ -104,3 +104,16 @@ def test_non_strict_lists_refusals_and_leaves_them_out():
     r = seq([SWORD, {"name": "Sprint", "type": "Full", "kind": "move"}], strict=False)
     assert [x.field for x in r.refusals] == ["combatants[0].actions[1]"]
     assert Phase.MOVE in r.skipped and Phase.MELEE not in r.skipped
+
+
+def test_refused_parry_is_not_held_back():
+    # a Dashing Attack with a Parry: non-strict leaves the Parry out
+    r = seq([{**SWORD, "dashing": True}], parry=20, strict=False)
+    assert r.parries == {} and [x.field for x in r.refusals] == ["combatants[0].parry"]
+
+
+def test_flags_must_be_booleans():
+    from ruleslawyer.errors import RulesInputError
+    with pytest.raises(RulesInputError) as e:
+        seq([{**SWORD, "dashing": "yes"}])
+    assert e.value.field == "combatants[0].actions[0].dashing"

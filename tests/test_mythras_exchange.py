@@ -376,3 +376,9 @@ def test_seeded_runs_repeat():
     b = resolve_exchange(ExchangeInput.from_dict({"attacker": {"skill": 70, "str_siz": 30, "weapon": SWORD},
                                                    "defender": {"skill": 50, "weapon": DAGGER}}), seed=42)
     assert a.to_dict() == b.to_dict() and a.seed == 42
+
+
+def test_flags_must_be_booleans():
+    with pytest.raises(RulesInputError) as e:
+        ex({"charge": "yes"}, {})
+    assert e.value.field == "attacker.charge"

@@ -279,6 +279,12 @@ def check_input(combatants: Sequence[Combatant]) -> None:
                 _int(a.rounds, f"{af}.rounds", 1)
             _int(a.round, f"{af}.round", 1, a.duration)
             _int(a.prepared_rounds, f"{af}.prepared_rounds", 0)
+            for k in ("positional_bonus", "dashing", "instant", "reloaded_before", "thrown_in_hand", "readied",
+                      "interrupted", "continuing"):
+                if not isinstance(getattr(a, k), bool):
+                    raise RulesInputError(f"{af}.{k}", f"must be true or false, got {getattr(a, k)!r}")
+            if not isinstance(a.name, str) or not a.name.strip():
+                raise RulesInputError(f"{af}.name", "every action needs a name")
             melee_only = [k for k in ("weapon_length", "positional_bonus", "dashing") if getattr(a, k)]
             if a.kind is ActionKind.MELEE:
                 if a.weapon_length is None:

@@ -352,9 +352,9 @@ def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: 
                                    cites=[_PHASE_CITE[phase], Citation(prow.row.unit_id, f"phase {prow.order}")],
                                    rulings=list(dict.fromkeys(extra_uses)), children=[p.step() for p in placements]))
     outside = [p.step() for p in (*readied, *any_time)]
-    parries = {c.name: c.parry for c in combatants if c.parry > 0
-               and not any(r.field.endswith(".parry") and r.field.startswith(f"combatants[{i}]")
-                           for i, cc in enumerate(combatants) if cc.name == c.name for r in refusals)}
+    refused_parry = {r.field for r in refusals}
+    parries = {c.name: c.parry for i, c in enumerate(combatants)
+               if c.parry > 0 and f"combatants[{i}].parry" not in refused_parry}
     extra = []
     if skipped:
         extra.append(Step.of(StepKind.RULE, "Skipped: " + ", ".join(p.value for p in skipped), value=len(skipped),

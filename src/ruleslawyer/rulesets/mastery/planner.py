@@ -150,7 +150,7 @@ def _one(action: Mapping[str, Any], i: int) -> tuple[str, int, Step]:
     return "triage", 2, Step.of(StepKind.RULE, "Triage an adjacent dying creature", 2, cites=[ids.TRIAGE])
 
 
-def plan_actions(actions: Sequence[Mapping[str, Any]]) -> APPlan:
+def plan_actions(actions: Sequence[Mapping[str, Any]], *, ap_per_round: int = AP_PER_ROUND) -> APPlan:
     """Add up the AP of a list of actions and the rounds they take at 2 AP per round.
 
     Each action is an object with one key: ``{"table": "<Other Actions row>", "adjust": ±2}``,
@@ -163,9 +163,15 @@ def plan_actions(actions: Sequence[Mapping[str, Any]]) -> APPlan:
     tinderbox from a pack, then lit with the tinderbox, 2 + 6 = 8 AP, four rounds; stowing a backsword
     and drawing a rungu, 2 AP; a full swap, 2 AP; drop and draw, 1 AP.
 
+    ``ap_per_round`` is 2, or 1 for a character with a Trauma that says "You have 1 AP per round"
+    (see :attr:`TraumaSheet.ap_per_round`).
+
     Raises:
-        RulesInputError: an unknown action, row, place or shield (field ``actions[i]...``).
+        RulesInputError: an unknown action, row, place or shield (field ``actions[i]...``);
+            ap_per_round not 1 or 2.
     """
+    if isinstance(ap_per_round, bool) or ap_per_round not in (1, 2):
+        raise RulesInputError("ap_per_round", f"must be 2, or 1 after a Trauma that says so; got {ap_per_round!r}")
     if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence) or not actions:
         raise RulesInputError("actions", "must be a non-empty list of action objects")
     costs = []
@@ -175,8 +181,9 @@ def plan_actions(actions: Sequence[Mapping[str, Any]]) -> APPlan:
         costs.append((name, ap))
         children.append(step)
     total = sum(ap for _, ap in costs)
-    rounds = -(-total // AP_PER_ROUND)
-    children.append(Step.of(StepKind.RULE, f"{AP_PER_ROUND} AP per round: {total} AP take {rounds} round(s)", rounds,
-                            detail=f"ceil({total} / {AP_PER_ROUND})", cites=[ids.AP_PER_ROUND, ids.USE_IT_OR_LOSE_IT]))
+    rounds = -(-total // ap_per_round)
+    cites = [ids.AP_PER_ROUND, ids.USE_IT_OR_LOSE_IT] + ([ids.TRAUMA_TABLE] if ap_per_round == 1 else [])
+    children.append(Step.of(StepKind.RULE, f"{ap_per_round} AP per round: {total} AP take {rounds} round(s)", rounds,
+                            detail=f"ceil({total} / {ap_per_round})", cites=cites))
     trace = Step.of(StepKind.RESULT, f"{total} AP, {rounds} round(s)", total, children=children)
     return APPlan(total, rounds, tuple(costs), trace)

@@ -255,10 +255,20 @@ _DEFENDER_KEYS = {"name", "skill", "defence", "weapon", "difficulty", "outside_s
                   "action_points", "surprised", "armour", "natural_armour", "ward", "traits", "effects"}
 
 
+_BOOLS = {"outside_style", "charge", "quadruped", "aimed", "target_still_or_unaware", "surprised"}
+
+
+def _bools(d: Mapping, field: str) -> None:
+    for k in _BOOLS & set(d):
+        if not isinstance(d[k], bool):
+            raise RulesInputError(f"{field}.{k}", f"must be true or false, got {d[k]!r}")
+
+
 def _attacker(d: Any) -> Attacker:
     if not isinstance(d, Mapping):
         raise RulesInputError("attacker", "must be an object")
     _known(d, _ATTACKER_KEYS, "attacker")
+    _bools(d, "attacker")
     kw = {k: v for k, v in d.items() if k not in ("weapon", "adjacent", "effects")}
     if "difficulty" in kw:
         kw["difficulty"] = _enum(DifficultyGrade, kw["difficulty"], "attacker.difficulty")
@@ -281,6 +291,7 @@ def _defender(d: Any) -> Defender:
     if not isinstance(d, Mapping):
         raise RulesInputError("defender", "must be an object")
     _known(d, _DEFENDER_KEYS, "defender")
+    _bools(d, "defender")
     kw = {k: v for k, v in d.items() if k not in ("weapon", "ward", "traits", "effects")}
     if "difficulty" in kw:
         kw["difficulty"] = _enum(DifficultyGrade, kw["difficulty"], "defender.difficulty")
