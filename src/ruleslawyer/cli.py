@@ -18,6 +18,7 @@ __all__ = ["main", "build_parser", "print_json", "COMMAND_MODULES"]
 #: Modules of ruleslawyer.commands, in the order their subcommands appear in --help.
 COMMAND_MODULES: tuple[str, ...] = (
     "db",
+    "lookup",
     "engines",
     "mastery",
     "mythras",
