@@ -77,9 +77,11 @@ class MythrasExchangePanel:
                                         layout=widgets.Layout(width="180px"))
         self.d_ap = int_box("AP", 2, "90px")
         self.d_armour = int_box("Armor Points (all locations)", 2, "250px")
+        self.d_armour.add_class("rl-armour")
         self.location = widgets.Dropdown(options=list(location_names()), value="Head",
                                          description="Choose Location", layout=widgets.Layout(width="260px"),
                                          style=_W)
+        self.location.add_class("rl-location")
         self.dice = DiceControls(seed=seed, script=script, on_new_seed=self.run,
                                  slots_hint="attack: 5; parry: 80; damage: 6; damage_modifier: 2; location: 11")
         self.button = widgets.Button(description="Roll attack and defence", button_style="primary",

@@ -115,6 +115,50 @@ def test_seeded_trauma_roll_shows_the_expected_row(app_page):
     shot(page, "trauma-seed-7")
 
 
+def use_script(panel, script: str) -> None:
+    panel.locator(".widget-toggle-button", has_text="Scripted dice").first.click()
+    box = panel.locator(".rl-script input")
+    box.fill(script)
+    box.press("Tab")
+
+
+def test_scripted_mastery_exchange_shows_the_expected_outcome(app_page):
+    # Aldric: tier 3 d4 scripted 4, 4, 1 (explodes twice) = 9, + WEA 2 = 11; Brute does not defend:
+    # resistance 2 absorbs 2, durability 3, health 6 -> 0; Endurance trial d2 scripted 2 vs DC 6 fails.
+    page = app_page
+    tab(page, "Mastery exchange")
+    panel = page.locator(".rl-mastery-exchange-panel").first
+    use_script(panel, "attack: 4 4 1; endurance: 2")
+    t = page.evaluate(CLICK_TIMED, [".rl-mastery-exchange-panel button.rl-run",
+                                    '.rl-mastery-exchange-panel .rl-outcome[data-outcome="hit"]'])
+    LATENCIES.setdefault(f"{page.kind}: exchange -> outcome", []).append(t)
+    outcome = panel.locator('.rl-outcome[data-outcome="hit"]')
+    assert "attack 11" in outcome.inner_text()
+    assert "Brute: health 0, unconscious." in outcome.inner_text()
+    shot(page, "mastery-exchange-scripted")
+
+
+def test_scripted_mythras_exchange_effects_chosen_before_damage(app_page):
+    # Ana 70% rolls 05 (Critical), Bors parries 50% with 80 (Failure): 2 Special Effects. Choose
+    # Location (Head) + Maximise Damage: 1d8 -> 8, + Damage Modifier 1d2 scripted 2 = 10, 4 AP -> 6.
+    page = app_page
+    tab(page, "Mythras exchange")
+    panel = page.locator(".rl-mythras-exchange-panel").first
+    panel.locator(".rl-armour input").fill("4")
+    panel.locator(".rl-armour input").press("Tab")
+    use_script(panel, "attack: 5; parry: 80; damage: 6; damage_modifier: 2; location: 11")
+    panel.locator("button.rl-run").click()
+    panel.locator('.rl-outcome[data-stage="differential"][data-effects-won="2"]').wait_for(state="visible")
+    assert "5–7. Damage" not in panel.locator(".rl-output").inner_text()
+    panel.locator(".rl-effects select").select_option(["Choose Location", "Maximise Damage"])
+    panel.locator(".rl-location select").select_option("Head")
+    panel.locator("button.rl-apply").click()
+    done = panel.locator('.rl-outcome[data-stage="done"]')
+    done.wait_for(state="visible")
+    assert done.get_attribute("data-damage") == "6" and done.get_attribute("data-location") == "Head"
+    shot(page, "mythras-exchange-effects")
+
+
 def test_html_in_a_query_or_a_house_rule_renders_as_text(app_page):
     page = app_page
     payload = f'<img src=x onerror="window.{XSS_MARK}=1;alert(1)">'
