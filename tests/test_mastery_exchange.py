@@ -332,3 +332,23 @@ def test_counterattack_range_rules():
     archer = target(attack=Attack("bow", tier=2, weapon=1), armour_resistance=1)
     r = resolve_exchange(fighter(), archer, Situation(counterattack=True), script={"attack": [1], "defense": [2, 1]})
     assert r.outcome == "defended" and r.counter.outcome == "not-allowed" and r.defender.ap == 1
+
+
+def test_ap_capped_by_trauma_sheet():
+    with pytest.raises(RulesInputError) as e:
+        exchange_from_dict({"attacker": {"attack": {}}, "defender": {"sheet": {"ap_per_round": 1}}})
+    assert e.value.field == "defender.ap"
+    r = exchange_from_dict({"attacker": {"attack": {}}, "defender": {"ap": 1, "sheet": {"ap_per_round": 1}},
+                            "dice": {"attack": [1], "defense": [2, 1]}})
+    assert r.defended and r.defender.ap == 0
+
+
+def test_one_ap_trauma_mid_round():
+    # Brutal: reaching 0 -> Trauma 41 Cracked Sternum ("You have 1 AP per round"); the defender has 2 AP left
+    d = target(health=3, endurance_tier=3)
+    script = {"attack": [3], "endurance": [4], "trauma": [41]}
+    r = resolve_exchange(fighter(), d, Situation(defend=False, setting="brutal"), script=script)
+    assert r.defender.sheet.ap_per_round == 1 and r.defender.ap == 2
+    r = resolve_exchange(fighter(), d, Situation(defend=False, setting="brutal"), script=script,
+                         rulings={"mastery.one-ap-trauma-timing": "at-once"})
+    assert r.defender.ap == 1

@@ -80,3 +80,13 @@ def test_starting_health():
     assert starting_health(1, script={"health": [2, 1]}, rulings={"mastery.health-dice-explode": "yes"}).total == 3
     with pytest.raises(RulesInputError):
         starting_health(0)
+
+
+def test_one_ap_per_round_doubles_the_rounds():
+    # the torch: 8 AP at 1 AP per round (Punctured Lung) = 8 rounds
+    p = plan_actions([{"retrieve": "container", "items": ["torch", "tinderbox"]},
+                      {"table": "Torch / Lamp, Light (tinderbox)"}], ap_per_round=1)
+    assert (p.ap, p.rounds) == (8, 8)
+    with pytest.raises(RulesInputError) as e:
+        plan_actions([{"move": 1}], ap_per_round=3)
+    assert e.value.field == "ap_per_round"

@@ -102,7 +102,8 @@ AP_SCHEMA = {
     "command": "ruleslawyer mastery-ap --input FILE.json [--json]",
     "fields": {"actions": "list of action objects, each with one key: table (an Other Actions row, "
                           "+ adjust for the tinderbox), retrieve (quick|body|container, items, use), stow, draw, "
-                          "swap, drop, remove_shield (heater|kite|targe), cast (ap, components), move, attack, triage"},
+                          "swap, drop, remove_shield (heater|kite|targe), cast (ap, components), move, attack, triage",
+               "ap_per_round": "2 (default), or 1 after a Trauma that says 'You have 1 AP per round'"},
     "examples": ["examples/mastery/ap-torch.json"],
 }
 
@@ -192,7 +193,8 @@ def _ap(args) -> int:
 
     data = _load(args.input)
     actions = data.get("actions") if isinstance(data, dict) else data
-    return _out(plan_actions(actions), args.json)
+    per_round = data.get("ap_per_round", 2) if isinstance(data, dict) else 2
+    return _out(plan_actions(actions, ap_per_round=per_round), args.json)
 
 
 def _move(args) -> int:

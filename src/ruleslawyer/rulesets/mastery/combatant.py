@@ -198,15 +198,18 @@ class Combatant:
             check_tier(getattr(self, k), p + k)
         if self.shield is not None and (isinstance(self.shield, bool) or not isinstance(self.shield, int) or self.shield < 0):
             raise RulesInputError(p + "shield", f"must be null (no shield) or a whole number >= 0, got {self.shield!r}")
-        if self.ap > self.sheet.ap_per_round:
-            raise RulesInputError(p + "ap", f"at most {self.sheet.ap_per_round} AP per round with this trauma sheet, "
-                                            f"got {self.ap}")
         object.__setattr__(self, "wielding", _enum(Wielding, self.wielding, p + "wielding"))
         object.__setattr__(self, "state", _enum(State, self.state, p + "state"))
         if self.health == 0 and self.state is State.STANDING:
             raise RulesInputError(p + "state", "a combatant at 0 health is fighting-on, unconscious or dead")
         if self.health > 0 and self.state is not State.STANDING:
             raise RulesInputError(p + "state", f"{self.state.value} needs 0 health, got health {self.health}")
+
+    def check_round_ap(self, field: str) -> None:
+        """Raise if ``ap`` is more than the trauma sheet allows per round (input check)."""
+        if self.ap > self.sheet.ap_per_round:
+            raise RulesInputError(f"{field}.ap", f"at most {self.sheet.ap_per_round} AP per round with this trauma "
+                                                 f"sheet, got {self.ap}")
 
     @property
     def has_shield(self) -> bool:

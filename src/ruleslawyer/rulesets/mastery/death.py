@@ -37,8 +37,16 @@ class Aftermath:
 
 def _trauma(target: Combatant, dice: Dice, rulings, label: str, cites) -> tuple[Combatant, Trauma, Step]:
     t = roll_trauma(dice=dice, sheet=target.sheet, rulings=rulings)
-    step = Step.of(StepKind.RESULT, label, t.trace.label.removeprefix("Trauma: "), cites=cites, children=[t.trace])
-    return target.with_(sheet=t.sheet), t, step
+    children = [t.trace]
+    new = target.with_(sheet=t.sheet)
+    if t.sheet.ap_per_round < target.sheet.ap_per_round and target.ap > t.sheet.ap_per_round:
+        use = R.ruling_use(R.ONE_AP_TRAUMA_TIMING, rulings)
+        if use.answer == "at-once":
+            new = new.with_(ap=t.sheet.ap_per_round)
+        children.append(Step.of(StepKind.RULING, "1 AP per round from now", new.ap, detail=use.answer,
+                                cites=[t.unit_id], rulings=[use]))
+    step = Step.of(StepKind.RESULT, label, t.trace.label.removeprefix("Trauma: "), cites=cites, children=children)
+    return new, t, step
 
 
 def health_damage_aftermath(target: Combatant, damage: DamageOutcome, *, exploded: bool,

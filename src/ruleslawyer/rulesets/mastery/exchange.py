@@ -267,6 +267,9 @@ def resolve_exchange(attacker: Combatant, defender: Combatant, situation: Situat
         raise RulesInputError("attack", "no attack given (pass attack= or set attacker.attack)")
     if dice is None:
         dice = Dice(seed=seed, script=dict(script) if script else None)
+    if _depth == 0:
+        attacker.check_round_ap("attacker")
+        defender.check_round_ap("defender")
     if attacker.state in (State.UNCONSCIOUS, State.DEAD):
         raise RulesInputError("attacker.state", f"an {attacker.state.value} combatant cannot attack")
     ranged = atk.kind in RANGED_KINDS

@@ -22,6 +22,7 @@ __all__ = [
     "DEFENSE_AP_ON_MISS", "THROWN_PROJECTILE", "CASTING_HEALTH_DAMAGE", "TRAUMA_PER_HIT",
     "RESIST_DAMAGE_TRIAL", "PHASE_NOTHING_DECLARED", "EXPLOSION_CAP", "FINGER_ORDER", "SLING_FORMULA",
     "UNCONSCIOUS_DEFENSE", "MAGIC_PORTION_ROLL", "HEALTH_DICE_EXPLODE", "MELEE_COUNTER_AT_RANGE",
+    "ONE_AP_TRAUMA_TIMING",
     "use", "ruling_use",
     "check",
 ]
@@ -304,6 +305,14 @@ MELEE_COUNTER_AT_RANGE = _reg(
     "'not-possible': a melee counterattack needs the attacker within reach, so none is made against a "
     "ranged attacker. 'allowed': resolve it as a melee attack anyway.",
     (ids.COUNTERATTACK,))
+
+ONE_AP_TRAUMA_TIMING = _reg(
+    "mastery.one-ap-trauma-timing",
+    "When a Trauma that says 'You have 1 AP per round' strikes mid-round, does it cut the AP left now?",
+    "next-round", ("at-once",),
+    "'next-round': the AP left this round stand; from the next round the character has 1 AP. "
+    "'at-once': AP left this round drop to at most 1.",
+    (ids.TRAUMA_TABLE, ids.AP_PER_ROUND))
 
 
 def use(ruling_id: str, overrides: Mapping[str, str] | None) -> str:
