@@ -240,10 +240,13 @@ def roll_trial(dice: Dice, tier: int, dc: int, slot: str, *, label: str, cites: 
                                     rulings=[tie]))
         else:
             success = total > dc
-    children.append(Step.of(StepKind.COMPARE, f"{total} vs DC {dc}", "success" if success else "failure",
-                            cites=list(cites)))
+    if not always:
+        children.append(Step.of(StepKind.COMPARE, f"{total} vs DC {dc}", "success" if success else "failure",
+                                cites=list(cites)))
     step = Step.of(StepKind.RESULT, label, "success" if success else "failure",
-                   detail=f"rolled {total} against DC {dc}", cites=list(cites), children=children)
+                   detail=f"rolled {total} against DC {dc}" + (f" (natural {roll.natural}: always a {always})"
+                                                                if always else ""),
+                   cites=list(cites), children=children)
     return TrialResult(tier, dc, total, roll.natural, roll.sides, success, always, step)
 
 
