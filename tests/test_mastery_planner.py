@@ -90,3 +90,10 @@ def test_one_ap_per_round_doubles_the_rounds():
     with pytest.raises(RulesInputError) as e:
         plan_actions([{"move": 1}], ap_per_round=3)
     assert e.value.field == "ap_per_round"
+
+
+def test_repeated_move_ruling():
+    # speed 5: default 5, 7, 7; compounding 5, 7 (5 + 2), 10 (7 + 3)
+    assert plan_movement(2, moves=3).allowances == (5, 7, 7)
+    m = plan_movement(2, moves=3, rulings={"mastery.repeated-move": "compounding"})
+    assert m.allowances == (5, 7, 10) and m.squares == 22

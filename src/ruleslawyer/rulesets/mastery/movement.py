@@ -13,6 +13,7 @@ from ruleslawyer.errors import RulesInputError
 from ruleslawyer.trace import Step, StepKind, TracedResult
 
 from . import ids
+from . import rulings as R
 from .tiers import check_tier
 
 __all__ = ["MovementPlan", "speed", "plan_movement"]
@@ -52,7 +53,7 @@ class MovementPlan(TracedResult):
 
 
 def plan_movement(agility_tier: int, *, small: bool = False, moves: int = 1, normal_squares: int = 0,
-                  rugged_squares: int = 0) -> MovementPlan:
+                  rugged_squares: int = 0, rulings=None) -> MovementPlan:
     """How far ``moves`` move actions in a row go, and what a path of normal and rugged squares costs.
 
     Worked: Agility tier 2 -> speed 5; two moves in a row -> 5 + (5 + 5 // 2) = 5 + 7 = 12 squares
@@ -65,23 +66,36 @@ def plan_movement(agility_tier: int, *, small: bool = False, moves: int = 1, nor
     for name, v, low in (("moves", moves, 1), ("normal_squares", normal_squares, 0), ("rugged_squares", rugged_squares, 0)):
         if isinstance(v, bool) or not isinstance(v, int) or v < low:
             raise RulesInputError(name, f"must be a whole number >= {low}, got {v!r}")
-    bonus = s // 2
-    allowances = tuple(s if i == 0 else s + bonus for i in range(moves))
+    use = R.ruling_use(R.REPEATED_MOVE, R.check(rulings))
+
+    def allowance(i: int) -> int:
+        if i == 0:
+            return s
+        if use.answer == "compounding":
+            a = s
+            for _ in range(i):
+                a += a // 2
+            return a
+        return s + s // 2
+
+    allowances = tuple(allowance(i) for i in range(moves))
     squares = sum(allowances)
     children = [sstep, Step.of(StepKind.RULE, "Each move action costs 1 AP", moves, cites=[ids.MOVE_COST, ids.COST_MOVE])]
     if moves > 1:
-        children.append(Step.of(StepKind.RULE, "Moves after the first in a row: increased by half (rounded down)",
-                                s + bonus, detail=f"{s} + {s} // 2 = {s + bonus}", cites=[ids.MOVE_REPEATED]))
+        children.append(Step.of(StepKind.RULING, "Moves after the first in a row: increased by half (rounded down)",
+                                allowances[1], detail=" + ".join(map(str, allowances)), cites=[ids.MOVE_REPEATED],
+                                rulings=[use]))
     cost = normal_squares + 2 * rugged_squares
     need = 0
     covered = 0
     while covered < cost:
-        covered += s if need == 0 else s + bonus
+        covered += allowance(need)
         need += 1
     if normal_squares or rugged_squares:
         children.append(Step.of(StepKind.RULE, "Path cost (rugged terrain costs double)", cost,
                                 detail=f"{normal_squares} + {rugged_squares} x 2", cites=[ids.RUGGED, ids.RUGGED_DOUBLE]))
-        children.append(Step.of(StepKind.COMPARE, f"Path needs {need} move action(s)", need, cites=[ids.MOVE_REPEATED]))
+        children.append(Step.of(StepKind.COMPARE, f"Path needs {need} move action(s)", need, cites=[ids.MOVE_REPEATED],
+                                rulings=[use] if need > 1 else []))
     trace = Step.of(StepKind.RESULT, f"{squares} squares ({squares * 5} ft) in {moves} move(s)", squares,
                     detail=" + ".join(map(str, allowances)), cites=[ids.SPEED], children=children)
     return MovementPlan(s, moves, allowances, squares, squares * 5, normal_squares, rugged_squares, cost,

@@ -22,7 +22,7 @@ __all__ = [
     "DEFENSE_AP_ON_MISS", "THROWN_PROJECTILE", "CASTING_HEALTH_DAMAGE", "TRAUMA_PER_HIT",
     "RESIST_DAMAGE_TRIAL", "PHASE_NOTHING_DECLARED", "EXPLOSION_CAP", "FINGER_ORDER", "SLING_FORMULA",
     "UNCONSCIOUS_DEFENSE", "MAGIC_PORTION_ROLL", "HEALTH_DICE_EXPLODE", "MELEE_COUNTER_AT_RANGE",
-    "ONE_AP_TRAUMA_TIMING",
+    "ONE_AP_TRAUMA_TIMING", "REPEATED_MOVE",
     "use", "ruling_use",
     "check",
 ]
@@ -313,6 +313,15 @@ ONE_AP_TRAUMA_TIMING = _reg(
     "'next-round': the AP left this round stand; from the next round the character has 1 AP. "
     "'at-once': AP left this round drop to at most 1.",
     (ids.TRAUMA_TABLE, ids.AP_PER_ROUND))
+
+REPEATED_MOVE = _reg(
+    "mastery.repeated-move",
+    "How much farther does each movement action after the first in a row go?",
+    "half-speed-each", ("compounding",),
+    "'Increased by half (rounded down)'. 'half-speed-each': every later move covers speed + half the "
+    "speed, rounded down (speed 5: 5, 7, 7...). 'compounding': each later move is half again the one "
+    "before it (5, 7, 10...).",
+    (ids.MOVE_REPEATED,))
 
 
 def use(ruling_id: str, overrides: Mapping[str, str] | None) -> str:
