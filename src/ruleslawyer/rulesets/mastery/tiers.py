@@ -20,7 +20,7 @@ from . import ids
 from . import rulings as R
 
 __all__ = ["MAX_TIER", "Edge", "TierRoll", "TrialResult", "tier_die", "roll_tier_die", "roll_trial",
-           "check_tier", "load_table", "named_dc"]
+           "check_tier", "load_table", "reset_table_cache", "named_dc"]
 
 MAX_TIER = 10
 """Highest tier the engine accepts (input validation; tiers above 3 need the tier-die ruling)."""
@@ -39,6 +39,11 @@ def load_table(table_id: str):
 
         t = _TABLES[key] = _load(table_id)
     return t
+
+
+def reset_table_cache() -> None:
+    """Forget cached tables (call after rebuilding the database in the same process)."""
+    _TABLES.clear()
 
 
 def check_tier(tier: object, field: str, *, allow_zero: bool = False) -> int:
