@@ -1,0 +1,147 @@
+"""Search requirements of the rules database: stemming, heading weight, prefixes, phrases, filter,
+and every string a valid query (hostile strings and a property test over arbitrary text)."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ruleslawyer.rulesdb import search
+from ruleslawyer.rulesdb.search import Hit, SearchResults
+
+_TAG = re.compile(r"</?mark>")
+
+
+def ids(results) -> list[str]:
+    return [h.id for h in results]
+
+
+def assert_escaped(results: SearchResults) -> None:
+    for h in results:
+        bare = _TAG.sub("", h.snippet)
+        assert "<" not in bare and ">" not in bare, h.snippet
+        assert h.snippet.count("<mark>") == h.snippet.count("</mark>")
+
+
+def test_porter_stemming_parries_finds_parry():
+    hits = search("parries", ruleset="mythras")
+    assert hits, hits.hint
+    # "parries" and "Parry" share the Porter stem "parri"; the first hit holds the word.
+    assert "parr" in hits[0].text.lower()
+    assert "<mark>Parry</mark>" in " ".join(h.snippet for h in hits)
+
+
+def test_typed_word_ranks_above_a_synonym_across_rulesets():
+    # Without a ruleset filter the Mastery synonym (parry -> defense) must not bury Mythras' Parry.
+    hits = search("parries")
+    assert hits[0].ruleset == "mythras" and "parr" in hits[0].text.lower()
+
+
+def test_heading_text_is_weighted_above_body():
+    hits = ids(search("startle", ruleset="mastery", limit=20))
+    # combat-flow#2 mentions Startle in its body only; the Startle sections carry it in the heading.
+    body_only = hits.index("mastery/combat/combat-flow#2")
+    in_heading = [i for i, h in enumerate(hits) if "/startle-and-ambush" in h]
+    assert in_heading and min(in_heading) < body_only
+
+
+def test_trailing_star_is_a_prefix():
+    hits = search("fight*", ruleset="mastery")
+    assert "mastery/combat/death/fighting-on" in ids(hits)[:3]
+    assert any("<mark>Fighting</mark>" in h.snippet or "<mark>fighting</mark>" in h.snippet for h in hits)
+
+
+def test_quoted_phrase_straight_and_curly():
+    straight = search('"fighting on"', ruleset="mastery")
+    curly = search("“fighting on”", ruleset="mastery")
+    assert ids(straight) == ids(curly)
+    assert ids(straight)[0].startswith("mastery/combat/death/fighting-on")
+    # A phrase keeps its word order: "on fighting" is not in the text.
+    assert not search('"on fighting"', ruleset="mastery")
+
+
+def test_ruleset_filter_and_unknown_ruleset():
+    for ruleset in ("mastery", "mythras", "darkmaster"):
+        hits = search("attack", ruleset=ruleset, limit=50)
+        assert hits and {h.ruleset for h in hits} == {ruleset}
+    with pytest.raises(ValueError, match="unknown ruleset"):
+        search("attack", ruleset="dnd")
+
+
+@pytest.mark.parametrize("limit", [0, 1001, -1, 2.5, True])
+def test_bad_limit_raises(limit):
+    with pytest.raises(ValueError, match="limit"):
+        search("parry", limit=limit)
+
+
+def test_hits_have_every_field_and_higher_score_first():
+    hits = search("trauma", ruleset="mastery")
+    assert isinstance(hits[0], Hit)
+    scores = [h.score for h in hits]
+    assert scores == sorted(scores, reverse=True)
+    h = hits[0]
+    assert h.breadcrumb.startswith("Mastery › Combat") and h.section and h.kind in ("heading", "paragraph", "item", "row")
+    frame = hits.to_dataframe()
+    assert list(frame["id"]) == ids(hits) and "matched_via" in frame.columns
+
+
+HOSTILE = ["parry.", "Choose Location:", "knock-back", "attacker's", "AND", "NOT bleeding", "NEAR(",
+           '"', "'", '"fighting on', "fighting on\"", "“", "*", "**", "***parry", "(", ")", "-", "^",
+           "NEAR(parry evade, 2)", "parry OR", "OR", "col:text", "text:parry", "{heading}: parry",
+           "\x00", "\\", "%", "_", "' OR 1=1 --", "; DROP TABLE units;", "ÄÖÜ ñ", "🗡️ parry"]
+
+
+@pytest.mark.parametrize("query", HOSTILE)
+def test_hostile_strings_are_valid_queries(query):
+    results = search(query)
+    assert isinstance(results, SearchResults)
+    assert_escaped(results)
+
+
+@pytest.mark.parametrize("query", ["parry.", "Choose Location:", "blow-by-blow", "Full-Round", "attacker's"])
+def test_punctuated_words_still_find_rules(query):
+    assert search(query), query
+
+
+@pytest.mark.parametrize("query", ["", " ", "\t\n", "*", '"', "“”"])
+def test_empty_or_blank_query_gives_an_empty_result_and_a_hint(query):
+    results = search(query)
+    assert not results and len(results) == 0
+    assert results.hint
+
+
+def test_ten_thousand_characters():
+    query = ("parry the blow and " * 600)[:10_000]
+    t0 = time.perf_counter()
+    results = search(query)
+    assert time.perf_counter() - t0 < 2.0
+    assert isinstance(results, SearchResults)
+    assert_escaped(results)
+
+
+def test_html_in_the_query_is_escaped_in_snippets():
+    results = search("<img src=x onerror=alert(1)>")
+    assert_escaped(results)
+    assert "<img" not in results.to_dict().__repr__().replace("'query': '<img src=x onerror=alert(1)>'", "")
+
+
+def test_no_match_gives_a_hint_and_did_you_mean():
+    results = search("parryy evadde", ruleset="mythras")
+    # Misspellings are corrected (and said so); a word the rules never use gives a hint.
+    assert results and any("spelling" in v for h in results for v in h.matched_via)
+    nothing = search("xylophone")
+    assert not nothing and "No rules match" in nothing.hint
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text())
+def test_any_text_is_a_valid_query(query):
+    results = search(query, limit=5)
+    assert isinstance(results, SearchResults)
+    assert_escaped(results)
+    if not results:
+        assert results.hint

@@ -1,0 +1,107 @@
+"""Synonyms and spelling: a GM's words reach the book's, and the result says how."""
+
+from __future__ import annotations
+
+import pytest
+
+from ruleslawyer.rulesdb import connect, search, suggest
+from ruleslawyer.rulesdb.extract import WORD_RE, fold, porter_stems
+from ruleslawyer.rulesdb.synonyms import COMMON, expand, phrase_table, synonyms
+
+
+def top(query, ruleset=None, n=3):
+    return [h.id for h in search(query, ruleset=ruleset, limit=n)]
+
+
+def test_hp_finds_health_and_says_so():
+    hits = search("HP", ruleset="mastery")
+    assert hits and all("health" in h.text.lower() or "Health" in h.breadcrumb for h in hits)
+    assert "synonym: HP → health" in hits[0].matched_via
+    assert "synonym: HP → health" in hits.expansions
+
+
+def test_attack_of_opportunity_finds_reprisal_attack():
+    hits = search("attack of opportunity", ruleset="mastery")
+    assert "mastery/combat/actions-and-reactions/triggered-reactions-all-cost-1-ap#2" in [h.id for h in hits][:3]
+    assert any("reprisal attack" in v for h in hits for v in h.matched_via)
+    # Plural and inflected forms reach the same entry (keys are matched by stem).
+    assert "mastery/combat/actions-and-reactions/triggered-reactions-all-cost-1-ap#2" in top(
+        "attacks of opportunity", "mastery")
+
+
+def test_init_finds_mythras_initiative():
+    assert top("init", "mythras", 1) == ["mythras/combat/setup#1"]
+
+
+def test_crit_finds_critical():
+    hits = search("crit", ruleset="mythras")
+    assert hits and "Critical" in hits[0].text
+    assert any(v.endswith("→ critical") for v in hits[0].matched_via)
+
+
+def test_block_finds_parry_in_mythras_and_defense_in_mastery():
+    mythras = search("block", ruleset="mythras", limit=5)
+    # The one unit using the word itself ("a passive block") comes first; Parry rules follow.
+    assert "block" in mythras[0].text and mythras[0].matched_via == ()
+    assert any("parry" in h.text.lower() and "synonym: block → parry" in h.matched_via for h in mythras[1:])
+    mastery = search("block", ruleset="mastery")
+    assert "defen" in mastery[0].text.lower()
+
+
+def test_ruleset_synonyms_apply_only_to_their_own_ruleset():
+    # Mastery's "parry -> defense" must not make a Mythras unit match through "defense".
+    for h in search("parry", limit=50):
+        if h.ruleset != "mastery":
+            assert not any("defense" in v or "defend" in v for v in h.matched_via), h
+
+
+def test_words_matched_as_typed_have_no_note():
+    hits = search("flanking", ruleset="mastery")
+    assert hits[0].id == "mastery/combat/additional-combat-rules#2"
+    assert hits[0].matched_via == ()
+
+
+def test_spelling_correction_is_applied_and_reported():
+    hits = search("flankng bonus", ruleset="mastery")
+    assert hits[0].id == "mastery/combat/additional-combat-rules#2"
+    assert "spelling: flankng → flanking" in hits[0].matched_via
+    assert "flanking" in suggest("flankng")
+
+
+def test_to_dict_carries_matched_via():
+    d = search("HP", ruleset="mastery").to_dict()
+    assert d["expansions"] and isinstance(d["hits"][0]["matched_via"], list)
+
+
+def test_synonym_tables():
+    assert expand("HP") == ("health",)
+    assert "reprisal attack" in expand("attack of opportunity", "mastery")
+    assert "parry" in expand("block", "mythras") and "parry" not in phrase_table(COMMON).get(("dodge",), ())
+    assert all(s.ruleset is None for s in synonyms(COMMON))
+    assert {s.ruleset for s in synonyms("mythras")} == {None, "mythras"}
+
+
+def _stems_of(ruleset: str | None) -> set[str]:
+    conn = connect()
+    sql = "SELECT heading || ' ' || text FROM units" + (" WHERE ruleset = ?" if ruleset else "")
+    words = {fold(w) for (t,) in conn.execute(sql, (ruleset,) if ruleset else ()) for w in WORD_RE.findall(t)}
+    return set(porter_stems(words).values())
+
+
+@pytest.mark.parametrize("ruleset", ["mastery", "mythras", "darkmaster"])
+def test_every_expansion_of_a_ruleset_reaches_its_rules(ruleset):
+    # A synonym whose book words never occur would be dead data.
+    have = _stems_of(ruleset)
+    for syn in synonyms(ruleset):
+        if syn.ruleset != ruleset:
+            continue
+        for phrase in syn.expand:
+            words = phrase.split()
+            stems = porter_stems(words)
+            assert all(stems[w] in have for w in words if w.isalpha()), (ruleset, phrase)
+
+
+def test_every_common_expansion_reaches_some_rules():
+    have = _stems_of(None)
+    for syn in synonyms(COMMON):
+        assert any(all(porter_stems([w]).get(w) in have for w in p.split() if w.isalpha()) for p in syn.expand), syn
