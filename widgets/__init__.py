@@ -18,6 +18,8 @@ _PANELS = {
     "trace_html": "base",
     "error_html": "base",
     "cite_html": "base",
+    "TraceView": "base",
+    "Quote": "cite",
     "CitationViewer": "cite",
     "context_html": "cite",
     "SearchPanel": "search",

@@ -50,6 +50,7 @@ __all__ = [
     "script_text",
     "DiceControls",
     "int_box",
+    "TraceView",
 ]
 
 
@@ -366,3 +367,32 @@ class DiceControls:
         if self.mode.value == SCRIPTED and self.script.value.strip():
             return f'scripted dice <code class="rl-script-used">{esc(self.script.value.strip())}</code>; other dice from {seed}'
         return f"dice from {seed}"
+
+
+class TraceView:
+    """A result's trace for a notebook cell: HTML with click-to-open citations and amber rulings
+    (``_repr_html_``), plain text with the quoted rules (``str()``), Markdown for a handout
+    (:meth:`markdown`).
+
+    Args:
+        result: an engine result (anything with ``.trace``) or a :class:`~ruleslawyer.trace.Step`.
+    """
+
+    def __init__(self, result: Any) -> None:
+        self.step: Step = result if isinstance(result, Step) else result.trace
+
+    def _repr_html_(self) -> str:
+        return f"<style>{css()}</style>" + trace_html(self.step)
+
+    def markdown(self) -> str:
+        """The trace as Markdown (:func:`ruleslawyer.render.to_markdown`) with the quoted rules."""
+        from ruleslawyer.render import to_markdown
+
+        return to_markdown(self.step, resolve=resolve_rule)
+
+    def __str__(self) -> str:
+        from ruleslawyer.render import to_text
+
+        return to_text(self.step, resolve=resolve_rule)
+
+    __repr__ = __str__

@@ -9,7 +9,7 @@ import ipywidgets as widgets
 
 from .base import PanelFrame, cite_html, esc
 
-__all__ = ["CitationViewer", "context_html"]
+__all__ = ["CitationViewer", "Quote", "context_html"]
 
 
 def _unit(rule, focus: bool) -> str:
@@ -76,3 +76,33 @@ class CitationViewer:
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
+
+
+class Quote:
+    """A rule or a whole section quoted from the database, for a notebook cell.
+
+    ``Quote("mastery/combat/combat-flow")`` shows the section's rules, each with its citation id;
+    ``Quote("mastery/combat/death/fighting-on#2", before=1, after=1)`` a rule with its neighbours. The
+    HTML (``_repr_html_``) is escaped text plus the kit's markup; ``str()`` is plain text.
+    """
+
+    def __init__(self, rule_id: str, before: int = 0, after: int = 50) -> None:
+        from ruleslawyer.rulesdb import context
+
+        self.rule_id = rule_id
+        self.context = context(rule_id, before=before, after=after)
+        self._before, self._after = before, after
+
+    def _repr_html_(self) -> str:
+        from .base import css
+
+        return f"<style>{css()}</style>" + context_html(self.rule_id, self._before, self._after)
+
+    def __str__(self) -> str:
+        c = self.context
+        lines = [c.rule.breadcrumb]
+        for r in (*c.before, c.rule, *c.after):
+            lines.append(f"  {r.text}  [{r.id}]")
+        return "\n".join(lines)
+
+    __repr__ = __str__
