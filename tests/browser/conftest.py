@@ -28,14 +28,7 @@ from urllib.parse import urlparse
 import pytest
 
 from harness import (ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, HOUSE_RULE, NOTEBOOKS,  # noqa: E402
-                     STARTUP_TIMEOUT)
-
-
-def _require(what: str) -> None:
-    msg = f"browser tests need {what}"
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(msg + " (CI=true: a missing browser fails the run; `make browser` installs it)")
-    pytest.skip(msg + "; run `make browser`")
+                     STARTUP_TIMEOUT, require as _require)
 
 
 @pytest.fixture(scope="session")

@@ -18,6 +18,16 @@ HOUSE_ID = "house/extras/table-manners#1"
 STARTUP_TIMEOUT = 60.0
 
 
+def require(what: str) -> None:
+    """Skip (or, under ``CI=true``, fail) because ``what`` is missing."""
+    import pytest
+
+    msg = f"browser tests need {what}"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(msg + " (CI=true: a missing browser fails the run; `make browser` installs it)")
+    pytest.skip(msg + "; run `make browser`")
+
+
 def shot(page, name: str) -> None:
     """Save a screenshot as ``test-artifacts/<lab|voila>-<name>.png``."""
     ARTIFACTS.mkdir(exist_ok=True)

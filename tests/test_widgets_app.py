@@ -1,0 +1,69 @@
+"""The app builds every panel; everything a panel renders cites ids that exist; notebook helpers."""
+
+import html
+import re
+
+from ruleslawyer.rulesdb import all_ids
+from ruleslawyer.widgets import (DarkmasterRoundPanel, MasteryExchangePanel, MasteryRoundPanel, MythrasExchangePanel,
+                                 Quote, SearchPanel, TablePanel, TraceView, TraumaPanel)
+from ruleslawyer.widgets.app import PANELS, app
+
+IDS = re.compile(r'data-rule-id="([^"]*)"')
+
+
+def test_app_has_a_working_tab_per_panel():
+    box = app()
+    tab = box.children[-1]
+    assert [tab.get_title(i) for i in range(len(tab.children))] == [t for t, *_ in PANELS]
+    for child in tab.children:
+        assert "rl-error" not in getattr(child, "value", "")  # no "panel unavailable" placeholder
+
+
+def test_every_rendered_citation_exists_in_the_database():
+    known = all_ids()
+    panels = []
+    p = SearchPanel("fighting on")
+    p.hit_buttons[0].click()
+    panels.append(p)
+    for seed in (1, 7, 22):
+        t = TraumaPanel(seed=seed)
+        t.run()
+        panels.append(t)
+    tp = TablePanel("mythras/supplement/tables/hit-location-humanoid", seed=3)
+    tp.run()
+    panels.append(tp)
+    m = MasteryExchangePanel(script="attack: 4 4 1; endurance: 2")
+    m.run()
+    panels.append(m)
+    y = MythrasExchangePanel(script="attack: 5; parry: 80; damage: 6; damage_modifier: 2; location: 11")
+    y.run()
+    y.effects.value = ("Choose Location", "Maximise Damage")
+    y.apply()
+    panels.append(y)
+    r = MasteryRoundPanel(seed=7)
+    r.name.value, r.weapon.value = "Aldric", "dagger"
+    r.roster.add_button.click()
+    r.run()
+    panels.append(r)
+    d = DarkmasterRoundPanel([{"name": "Orc", "cmb": 20, "side": "npc", "actions": [
+        {"name": "Spear", "type": "Full", "kind": "melee", "weapon_length": "Longest"}]}])
+    d.run()
+    panels.append(d)
+    cited = set()
+    for panel in panels:
+        assert "rl-error" not in panel.output.value, panel
+        cited |= {html.unescape(i) for i in IDS.findall(panel.output.value)}
+    assert len(cited) > 50
+    assert cited <= known, sorted(cited - known)
+
+
+def test_quote_and_trace_view():
+    q = Quote("mastery/combat/death/fighting-on#2", before=1, after=1)
+    assert "[mastery/combat/death/fighting-on#2]" in str(q)
+    assert 'class="rl-unit rl-focus" data-rule-id="mastery/combat/death/fighting-on#2"' in q._repr_html_()
+    m = MasteryExchangePanel(script="attack: 4 4 1; endurance: 2")
+    m.run()
+    view = TraceView(m.result)
+    assert "Attack roll (Aldric, melee): 11" in str(view)
+    assert "<details class=\"rl-citation\">" in view._repr_html_()
+    assert "**Attack roll (Aldric, melee)**: 11" in view.markdown()
