@@ -6,9 +6,10 @@ written. It reads the units back from the database being built and fills three t
 
 - ``stems``: every unstemmed vocabulary word with its Porter stem, as FTS5's own ``porter``
   tokenizer stems it (search uses it to stem query words and highlight matches);
-- ``search_index``: the inverted index search ranks with — per stem, the units holding it and how
-  often in the heading trail and in the body, and each unit's length — the same figures FTS5's
-  bm25 reads, so a query needs no SQL and no re-tokenising;
+- ``postings`` and ``search_index``: the inverted index search ranks with — per stem, the units
+  holding it and how often in the heading trail and in the body; per unit its length, ruleset and
+  whether it is a heading or supplement text — the figures FTS5's bm25 reads, so a query reads a
+  few rows by key and re-tokenises nothing;
 - ``glossary``: terms the chapters define — a label and its text (``Engaged: If you attack …``,
   ``Durability. Durability is …``), a defining sentence (``A Round (rnd) is …``, ``Engaged means …``)
   or an abbreviation (``Action Points (AP)``);
@@ -49,6 +50,8 @@ WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
 
 def fold(word: str) -> str:
     """Lowercase and strip accents, as ``unicode61 remove_diacritics 2`` does."""
+    if word.isascii():
+        return word.lower()
     decomposed = unicodedata.normalize("NFKD", word.lower())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
@@ -221,10 +224,10 @@ def _resolve(ref: str, ruleset: str, chapter_titles: set[str], sections: dict[tu
 # Writing
 
 
-def _postings(conn: sqlite3.Connection, stems: dict[str, str]) -> tuple[dict[str, list[list[int]]], list[list[int]]]:
+def _postings(conn: sqlite3.Connection, stems: dict[str, str]) -> tuple[dict[str, list[list[int]]], dict[int, int]]:
     """The inverted index search ranks with: ``{stem: [[rowid, hits in heading, hits in text], ...]}``
-    and ``[[rowid, tokens in the row], ...]`` (the figures FTS5's bm25 reads), tokenised like the
-    index. Words the vocabulary lacks are stemmed and added to ``stems``."""
+    and ``{rowid: tokens in the row}`` (the figures FTS5's bm25 reads), tokenised like the index.
+    Words the vocabulary lacks are stemmed and added to ``stems``."""
     rows = []
     missing: set[str] = set()
     for rowid, heading, text in conn.execute("SELECT rowid, heading, text FROM units ORDER BY rowid"):
@@ -234,14 +237,14 @@ def _postings(conn: sqlite3.Connection, stems: dict[str, str]) -> tuple[dict[str
         rows.append((rowid, h, t))
     stems.update(porter_stems(missing))
     postings: dict[str, list[list[int]]] = {}
-    lengths: list[list[int]] = []
+    lengths: dict[int, int] = {}
     for rowid, h, t in rows:
         counts: dict[str, list[int]] = {}
         for w in h:
             counts.setdefault(stems.get(w, w), [0, 0])[0] += 1
         for w in t:
             counts.setdefault(stems.get(w, w), [0, 0])[1] += 1
-        lengths.append([rowid, len(h) + len(t)])
+        lengths[rowid] = len(h) + len(t)
         for stem in sorted(counts):
             postings.setdefault(stem, []).append([rowid, *counts[stem]])
     return postings, lengths
@@ -260,11 +263,20 @@ def write_extras(conn: sqlite3.Connection) -> None:
     words = [r[0] for r in conn.execute("SELECT term FROM vocab ORDER BY term")]
     stems = porter_stems(words)
     postings, lengths = _postings(conn, stems)
+    from .synonyms import synonym_words
+
+    stems.update(porter_stems(w for w in synonym_words() if fold(w) not in stems))
     conn.executemany("INSERT INTO stems (word, stem) VALUES (?, ?)", sorted(stems.items()))
-    conn.executemany("INSERT INTO search_index (key, value) VALUES (?, ?)", [
-        ("doclen", json.dumps(lengths, separators=(",", ":"))),
-        ("postings", json.dumps(postings, sort_keys=True, separators=(",", ":"))),
-    ])
+    conn.executemany("INSERT INTO postings (stem, units) VALUES (?, ?)",
+                     [(k, json.dumps(v, separators=(",", ":"))) for k, v in sorted(postings.items())])
+    rulesets = [r[0] for r in conn.execute("SELECT DISTINCT ruleset FROM units ORDER BY ruleset")]
+    supplement = {(r, c) for r, c in conn.execute("SELECT ruleset, chapter FROM chapters WHERE kind = 'supplement'")}
+    rows = []
+    for rowid, ruleset, chapter, kind in conn.execute("SELECT rowid, ruleset, chapter, kind FROM units ORDER BY rowid"):
+        rows.append([rowid, lengths[rowid], rulesets.index(ruleset), int((ruleset, chapter) in supplement),
+                     int(kind == "heading")])
+    conn.execute("INSERT INTO search_index (key, value) VALUES (?, ?)",
+                 ("units", json.dumps({"rulesets": rulesets, "rows": rows}, separators=(",", ":"))))
 
     units = conn.execute(
         "SELECT u.id, u.ruleset, u.kind, u.text, c.kind FROM units u "

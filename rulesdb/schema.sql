@@ -99,8 +99,15 @@ CREATE TABLE stems (
     stem TEXT NOT NULL
 ) WITHOUT ROWID;
 
--- Precomputed for search (JSON): "postings" {stem: [[rowid, hits in heading, hits in text], ...]},
--- "doclen" [[rowid, tokens], ...]. Ranked with FTS5's bm25 formula and the same column weights.
+-- Inverted index for search, one row per Porter stem: JSON [[unit rowid, hits in heading, hits in
+-- text], ...]. Ranked with FTS5's bm25 formula and the same column weights.
+CREATE TABLE postings (
+    stem  TEXT PRIMARY KEY,
+    units TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- Per-unit figures for search (JSON under key "units"): {"rulesets": [...], "rows": [[rowid,
+-- tokens, ruleset index, is supplement, is heading], ...]}.
 CREATE TABLE search_index (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL

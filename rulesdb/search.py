@@ -161,55 +161,74 @@ class SearchResults:
 
 
 class _Index:
-    """Per-database search data, read once per connection from the build's precomputed tables.
+    """Per-database search data, read from the build's precomputed tables.
 
-    Holds the units, the word → stem map, the inverted index (``search_index``) and the defined
-    terms per unit. Term postings with their bm25 contributions, phrase postings and per-unit token
-    offsets are derived on first use and kept.
+    At first use it reads only the word → stem map, the per-unit figures (length, ruleset, kind)
+    and which units define which terms; a term's postings are read by key when a query first uses
+    it, and a unit's text when it is first shown. All of it is kept for the connection's life.
     """
 
     def __init__(self, conn: sqlite3.Connection):
         import json
 
         self.key = id(conn)
+        self.conn = conn
         self.stems: dict[str, str] = dict(conn.execute("SELECT word, stem FROM stems"))
-        data = dict(conn.execute("SELECT key, value FROM search_index"))
-        self.raw_postings: dict[str, list[list[int]]] = json.loads(data["postings"])
-        self.doclen: dict[int, int] = {r: n for r, n in json.loads(data["doclen"])}
+        data = json.loads(conn.execute("SELECT value FROM search_index WHERE key = 'units'").fetchone()[0])
+        self.rulesets: tuple[str, ...] = tuple(data["rulesets"])
+        self.doclen: dict[int, int] = {}
+        self.unit_ruleset: dict[int, str] = {}
+        self.factor: dict[int, float] = {}
+        for rowid, n, rs, supplement, heading in data["rows"]:
+            self.doclen[rowid] = n
+            self.unit_ruleset[rowid] = self.rulesets[rs]
+            self.factor[rowid] = (SUPPLEMENT_FACTOR if supplement else 1.0) * (HEADING_FACTOR if heading else 1.0)
         self.doc_count = len(self.doclen) or 1
         self.avgdl = (sum(self.doclen.values()) / self.doc_count) or 1.0
-        self.stem_set = frozenset(self.raw_postings)
+        self._raw: dict[str, list] = {}
         self._vocab: list[str] | None = None
-        self._sorted_stems: list[str] | None = None
         self.units: dict[int, tuple] = {}
-        self.unit_ruleset: dict[int, str] = {}
         self.tokens: dict[int, tuple] = {}
         self._seq: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
         self._post: dict[tuple, dict[int, float]] = {}
-        rulesets: set[str] = set()
-        for rowid, uid, ruleset, crumb, text, kind, section, heading, source_kind in conn.execute(
-                "SELECT u.rowid, u.id, u.ruleset, u.breadcrumb, u.text, u.kind, u.section, u.heading, c.kind "
-                "FROM units u JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter"):
-            factor = SUPPLEMENT_FACTOR if source_kind == "supplement" else 1.0
-            if kind == "heading":
-                factor *= HEADING_FACTOR
-            self.units[rowid] = (uid, ruleset, crumb, text, kind, section, factor, heading)
-            self.unit_ruleset[rowid] = ruleset
-            rulesets.add(ruleset)
-        self.rulesets = tuple(sorted(rulesets))
-        by_id = {u[0]: rowid for rowid, u in self.units.items()}
         labels: dict[int, set[str]] = {}
-        for key, unit_id in conn.execute("SELECT key, unit_id FROM glossary WHERE style IN ('label', 'sentence')"):
-            rowid = by_id.get(unit_id)
-            if rowid is not None:
-                labels.setdefault(rowid, set()).update(self.stems.get(w, w) for w in key.split())
+        for key, rowid in conn.execute(
+                "SELECT g.key, u.rowid FROM glossary g JOIN units u ON u.id = g.unit_id "
+                "WHERE g.style IN ('label', 'sentence')"):
+            labels.setdefault(rowid, set()).update(self.stems.get(w, w) for w in key.split())
         self.labels: dict[int, frozenset[str]] = {k: frozenset(v) for k, v in labels.items()}
+
+    def raw(self, stem: str) -> list:
+        """``[[rowid, hits in heading, hits in text], ...]`` for a stem (empty if no unit has it)."""
+        got = self._raw.get(stem)
+        if got is None:
+            import json
+
+            row = self.conn.execute("SELECT units FROM postings WHERE stem = ?", (stem,)).fetchone()
+            got = json.loads(row[0]) if row else []
+            self._raw[stem] = got
+        return got
+
+    def stems_with_prefix(self, prefix: str, n: int = 500) -> list[str]:
+        rows = self.conn.execute("SELECT stem FROM postings WHERE stem >= ? AND stem < ? ORDER BY stem LIMIT ?",
+                                 (prefix, prefix + "\uffff", n))
+        return [r[0] for r in rows]
+
+    def load_units(self, rowids) -> None:
+        """Read the text and metadata of these units (those not read yet)."""
+        missing = [r for r in rowids if r not in self.units]
+        for k in range(0, len(missing), 500):
+            chunk = missing[k:k + 500]
+            for rowid, uid, ruleset, crumb, text, kind, section, heading in self.conn.execute(
+                    "SELECT rowid, id, ruleset, breadcrumb, text, kind, section, heading FROM units "
+                    f"WHERE rowid IN ({','.join('?' * len(chunk))})", chunk):
+                self.units[rowid] = (uid, ruleset, crumb, text, kind, section, self.factor[rowid], heading)
 
     @property
     def vocab(self) -> list[str]:
         """Unstemmed vocabulary words (for "did you mean"), sorted."""
         if self._vocab is None:
-            self._vocab = sorted(w for w in self.stems if w[:1].isalpha())
+            self._vocab = sorted(r[0] for r in self.conn.execute("SELECT term FROM vocab WHERE term GLOB '[a-z]*'"))
         return self._vocab
 
     def _bm25(self, n: int, counts: dict[int, tuple[int, int]]) -> dict[int, float]:
@@ -228,6 +247,8 @@ class _Index:
         """The stems of a unit's heading trail and of its text, in order."""
         got = self._seq.get(rowid)
         if got is None:
+            if rowid not in self.units:
+                self.load_units([rowid])
             u, st = self.units[rowid], self.stems
             got = (tuple(st.get(w, w) for w in map(fold, WORD_RE.findall(u[7]))),
                    tuple(st.get(w, w) for w in map(fold, WORD_RE.findall(u[3]))))
@@ -240,23 +261,16 @@ class _Index:
         got = self._post.get(key)
         if got is not None:
             return got
-        raw = self.raw_postings
         if alt.prefix is None and len(alt.stems) == 1:
-            rows = raw.get(alt.stems[0], ())
+            rows = self.raw(alt.stems[0])
             got = self._bm25(len(rows), {r: (h, t) for r, h, t in rows})
         else:
-            if alt.prefix is not None:
-                if self._sorted_stems is None:
-                    self._sorted_stems = sorted(raw)
-                lo = bisect.bisect_left(self._sorted_stems, alt.prefix)
-                hi = bisect.bisect_left(self._sorted_stems, alt.prefix + "\uffff")
-                last = set(self._sorted_stems[lo:hi][:500])
-            else:
-                last = None
-            sets = [{r for r, _, _ in raw.get(s, ())} for s in alt.stems]
+            last = set(self.stems_with_prefix(alt.prefix)) if alt.prefix is not None else None
+            sets = [{r for r, _, _ in self.raw(s)} for s in alt.stems]
             if last is not None:
-                sets.append({r for s in last for r, _, _ in raw[s]})
+                sets.append({r for s in last for r, _, _ in self.raw(s)})
             cands = set.intersection(*sets) if sets else set()
+            self.load_units(cands)
             counts: dict[int, tuple[int, int]] = {}
             n = len(alt.stems)
             for r in cands:
@@ -283,6 +297,8 @@ class _Index:
         cached = self.tokens.get(rowid)
         if cached is not None:
             return cached
+        if rowid not in self.units:
+            self.load_units([rowid])
         text = self.units[rowid][3]
         pieces: list[str] = []
         toks: list[tuple[int, int, str, str]] = []
@@ -312,7 +328,7 @@ class _Index:
         return s if s is not None else _stem_unknown(folded)
 
     def idf(self, stem: str) -> float:
-        return math.log(1.0 + self.doc_count / (1.0 + len(self.raw_postings.get(stem, ()))))
+        return math.log(1.0 + self.doc_count / (1.0 + len(self.raw(stem))))
 
 
 @lru_cache(maxsize=4096)
@@ -384,16 +400,19 @@ def _group(alts: list[_Alt | None], idx: _Index) -> _Group | None:
 
 
 def _synonym_tables(ruleset: str | None, idx: _Index) -> tuple[tuple[str | None, dict, dict], ...]:
-    return _synonym_tables_for(ruleset, idx.rulesets)
+    cache = idx.__dict__.setdefault("_syn_tables", {})
+    got = cache.get(ruleset)
+    if got is None:
+        got = cache[ruleset] = _synonym_tables_for(ruleset, idx.rulesets, idx.stems)
+    return got
 
 
 def _stop(word: str) -> bool:
     return word in STOPWORDS or word.replace(" ", "") in STOPWORDS
 
 
-@lru_cache(maxsize=64)
-def _synonym_tables_for(ruleset: str | None,
-                        rulesets: tuple[str, ...]) -> tuple[tuple[str | None, dict, dict], ...]:
+def _synonym_tables_for(ruleset: str | None, rulesets: tuple[str, ...],
+                        known: dict[str, str]) -> tuple[tuple[str | None, dict, dict], ...]:
     """``(scope, by full stems, by content stems)`` per synonym scope.
 
     Keys are tuples of Porter stems, so "attacks of opportunity" finds the entry for "attack of
@@ -410,7 +429,8 @@ def _synonym_tables_for(ruleset: str | None,
             own = {k: tuple(p for p in v if p not in common.get(k, ())) for k, v in phrase_table(r).items()}
             scoped.append((r, {k: v for k, v in own.items() if v}))
     words = {w for _, table in scoped for key in table for w in key}
-    stem = porter_stems(words)
+    stem = {w: known[w] for w in words if w in known}
+    stem.update(porter_stems(words - stem.keys()))
     out = []
     for scope, table in scoped:
         full: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -511,7 +531,7 @@ def _compile(query: str, idx: _Index, ruleset: str | None) -> tuple[list[_Group]
         words = tok.replace("–", "-").split()
         alts = [_alt(words, idx, prefix=prefix)]
         a = alts[0]
-        if (a is not None and not prefix and len(a.stems) == 1 and a.stems[0] not in idx.stem_set
+        if (a is not None and not prefix and len(a.stems) == 1 and not idx.raw(a.stems[0])
                 and len(low) >= 4 and low.isalpha()):
             fix = _correct(low, idx)
             if fix:
@@ -667,9 +687,13 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
         w = g.weight
         typed = posts[0][1]
         ws = w * SYNONYM_FACTOR
-        for r, c in seen.items():
-            cover[r] = cover.get(r, 0.0) + (w if r in typed else ws)
-            bm[r] = bm.get(r, 0.0) + c
+        if not cover:
+            cover = {r: (w if r in typed else ws) for r in seen}
+            bm = dict(seen)
+        else:
+            for r, c in seen.items():
+                cover[r] = cover.get(r, 0.0) + (w if r in typed else ws)
+                bm[r] = bm.get(r, 0.0) + c
         per_group.append((g, seen, posts))
     # A unit that defines the word ("Evade: …", "Durability. Durability is …") counts it more.
     labels = idx.labels
@@ -678,12 +702,16 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
         for g, seen, posts in per_group:
             if r in seen and any(a.stems and r in p and label.issuperset(a.stems) for a, p in posts):
                 cover[r] += g.weight * LABEL_BONUS * (1.0 if r in posts[0][1] else SYNONYM_FACTOR)
-    units = idx.units
-    scores: dict[int, float] = {}
+    factor = idx.factor
+    ranked = []
     for r, c in cover.items():
-        b = bm[r] * units[r][6]
-        scores[r] = c / total + BM25_SHARE * b / (1.0 + b)
-    best = heapq.nlargest(limit, scores, key=lambda r: (scores[r], -r))
+        b = bm[r] * factor[r]
+        ranked.append((c / total + BM25_SHARE * b / (1.0 + b), -r))
+    top = heapq.nlargest(limit, ranked)
+    best = [-r for _, r in top]
+    scores = {-r: sc for sc, r in top}
+    idx.load_units(best)
+    units = idx.units
     hits: list[Hit] = []
     for rowid in best:
         uid, rs, crumb, text, kind, section = units[rowid][:6]
@@ -724,7 +752,7 @@ def suggest(query: str, *, db: str | None = None, n: int = 3) -> list[str]:
         Vocabulary words close to the query's words that the rules never use, best first.
     """
     idx = _index(connect(db))
-    vocab_set = idx.stems
+    vocab_set = set(idx.vocab)
     words = [fold(w).rstrip("*") for w in _TOKEN.findall((query or "").translate(_QUOTES)[:20000]) if len(w) > 2][:8]
     out: list[str] = []
     for w in words:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .extract import WORD_RE, fold
 
-__all__ = ["COMMON", "SYNONYMS_DIR", "Synonym", "synonyms", "phrase_table", "expand"]
+__all__ = ["COMMON", "SYNONYMS_DIR", "Synonym", "synonyms", "phrase_table", "expand", "synonym_words"]
 
 #: Pass as ``ruleset`` to get only the entries common to every ruleset.
 COMMON = "*common*"
@@ -90,3 +90,8 @@ def phrase_table(ruleset: str | None = None) -> dict[tuple[str, ...], tuple[str,
 def expand(text: str, ruleset: str | None = None) -> tuple[str, ...]:
     """The book phrases a GM's word or phrase expands to (empty if it has no synonym)."""
     return phrase_table(ruleset).get(_words(text), ())
+
+
+def synonym_words() -> set[str]:
+    """Every word of every synonym entry (typed and book side), folded; the build stems them."""
+    return {w for s in _load() for t in (*s.terms, *s.expand) for w in t.split()}
