@@ -18,7 +18,7 @@ from .db import connect
 from .extract import WORD_RE, fold
 from .synonyms import expand
 
-__all__ = ["Definition", "Definitions", "UnknownTermError", "define", "glossary", "STYLE_ORDER"]
+__all__ = ["Definition", "Definitions", "UnknownTermError", "define", "glossary", "terms_in", "STYLE_ORDER"]
 
 #: Preference when a term has several definitions: a label beats a defining sentence beats an
 #: abbreviation.
@@ -194,3 +194,41 @@ def define(term: str, ruleset: str | None = None, *, db: str | os.PathLike[str] 
         raise UnknownTermError(f"no definition of {term.strip()!r}{where}{hint}")
     unique = {d.rule_id + "|" + d.key: d for d in found}
     return Definitions(term, tuple(sorted(unique.values(), key=_rank)), tuple(via))
+
+
+def terms_in(text: str, ruleset: str | None = None, *,
+             db: str | os.PathLike[str] | None = None) -> list[tuple[int, int, Definition]]:
+    """Defined terms that occur in ``text``, for showing definitions inline (e.g. as tooltips).
+
+    Args:
+        text: any text, e.g. a rule's text.
+        ruleset: use only this ruleset's glossary (a rule's own ruleset, usually).
+
+    Returns:
+        ``[(start, end, definition)]``: character spans of whole-word, case-insensitive matches,
+        longest term first where terms overlap, in text order, each with the term's best
+        definition (see :func:`define`). Single words count only when capitalised, as the rules
+        write their terms ("Engaged", not "engaged"). Skip a span whose ``definition.rule_id`` is
+        the annotated unit's own id to avoid a term pointing at itself.
+    """
+    import re
+
+    if not isinstance(text, str) or not text:
+        return []
+    best: dict[str, Definition] = {}
+    for d in sorted(glossary(ruleset, db=db), key=_rank):
+        if d.style != "abbreviation" or d.term.isupper():
+            best.setdefault(d.key, d)
+    if not best:
+        return []
+    words = sorted(best, key=len, reverse=True)
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(r"\W+".join(map(re.escape, k.split())) for k in words) + r")(?![\w-])",
+                         re.IGNORECASE)
+    out = []
+    for m in pattern.finditer(text):
+        key = _key(m.group(1))
+        d = best.get(key)
+        # A lower-case single word ("attack") is ordinary prose; the rules capitalise their terms.
+        if d is not None and (m.group(1)[0].isupper() or " " in key):
+            out.append((m.start(1), m.end(1), d))
+    return out
