@@ -1,0 +1,63 @@
+"""``ruleslawyer odds mastery|mythras``: same input as ``exchange``, exact odds out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ruleslawyer.cli import main
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _json(capsys, argv):
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_odds_mastery_json(capsys):
+    out = _json(capsys, ["odds", "mastery", "--input", str(EXAMPLES / "mastery/exchange-melee.json"), "--json"])
+    # probabilities are exact fractions in JSON (strings), distributions floats
+    from fractions import Fraction
+
+    p_hit, p_holds = Fraction(out["p_hit"]), Fraction(out["p_defense_holds"])
+    assert p_hit + p_holds + Fraction(out["truncated_mass"]) == 1
+    assert 0 < p_hit < 1 and out["defends"] is True
+    assert abs(sum(out["to_health"]["outcomes"].values()) - 1) < 1e-12
+    assert out["trace"]["label"].startswith("Odds: Aldric attacks Brute")
+
+
+def test_odds_mastery_text_and_ruling(capsys):
+    path = str(EXAMPLES / "mastery/exchange-melee.json")
+    assert main(["odds", "mastery", "--input", path]) == 0
+    text = capsys.readouterr().out
+    assert "P(hit)" in text and "Probability mass cut off" in text
+    assert main(["odds", "mastery", "--input", path, "--ruling",
+                 "mastery.failed-defense-damage=attack-minus-defense", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "mastery.failed-defense-damage" in json.dumps(out["trace"])
+
+
+def test_odds_trauma(capsys):
+    out = _json(capsys, ["odds", "mastery", "--trauma", "--json"])
+    assert out["p_close_call"] == "33/100" and len(out["rows"]) == 48
+
+
+def test_odds_mythras(capsys):
+    out = _json(capsys, ["odds", "mythras", "--input", str(EXAMPLES / "mythras/broadsword-vs-dagger.json"),
+                         "--json"])
+    # skill 63 attack: Critical 01-07 + Success 08-63 -> P(hit) = 63/100
+    assert out["p_hit"] == "63/100"
+    assert set(out["attacker_effects"]["outcomes"]) <= {"0", "1", "2", "3"}
+    assert "Head" in out["damage_by_location"]
+
+
+def test_bad_input_fails_with_one_line(capsys, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"attacker": {"attack": {"tier": 0}}, "defender": {}}))
+    assert main(["odds", "mastery", "--input", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "attacker.attack.tier" in err
+    assert main(["odds", "mastery", "--input", str(bad), "--tolerance", "0.5"]) == 1
+    assert main(["odds", "mythras"]) == 1
+    assert "--input FILE.json is required" in capsys.readouterr().err
