@@ -18,6 +18,7 @@ _EXPORTS = {
     "load_table": "lookup", "rulesets": "lookup", "table": "lookup",
     "Hit": "search", "SearchResults": "search", "complete": "search", "search": "search",
     "suggest": "search",
+    "define": "glossary", "compare": "concordance",
 }
 
 __all__ = sorted([*_EXPORTS, "roll"])
