@@ -191,6 +191,8 @@ class _Index:
         self.tokens: dict[int, tuple] = {}
         self._seq: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
         self._post: dict[tuple, dict[int, float]] = {}
+        self._scoped: dict[tuple, dict[int, float]] = {}
+        self._defining: dict[tuple, tuple[set[int], dict]] = {}
         labels: dict[int, set[str]] = {}
         for key, rowid in conn.execute(
                 "SELECT g.key, u.rowid FROM glossary g JOIN units u ON u.id = g.unit_id "
@@ -242,6 +244,29 @@ class _Index:
             tf = HEADING_WEIGHT * h + t
             out[rowid] = idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * doclen[rowid] / avgdl))
         return out
+
+    def scoped(self, alt: "_Alt", scope: str | None) -> dict[int, float]:
+        """:meth:`postings` restricted to one ruleset's units (kept per term and ruleset)."""
+        post = self.postings(alt)
+        if scope is None:
+            return post
+        key = (alt.stems, alt.prefix, scope)
+        got = self._scoped.get(key)
+        if got is None:
+            ur = self.unit_ruleset
+            got = self._scoped[key] = {r: c for r, c in post.items() if ur[r] == scope}
+        return got
+
+    def defining(self, alt: "_Alt", post: dict[int, float]) -> set[int]:
+        """The units in ``post`` whose defined term holds every word of ``alt``."""
+        key = (alt.stems, alt.prefix, id(post))
+        got = self._defining.get(key)
+        if got is None:
+            labels = self.labels
+            got = {r for r in labels.keys() & post.keys() if alt.stems and labels[r].issuperset(alt.stems)}
+            self._defining[key] = (got, post)
+            return got
+        return got[0]
 
     def seq(self, rowid: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The stems of a unit's heading trail and of its text, in order."""
@@ -668,24 +693,24 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
     total = sum(g.weight for g in groups) or 1.0
     cover: dict[int, float] = {}
     bm: dict[int, float] = {}
-    per_group: list[tuple[_Group, dict[int, float], list[tuple[_Alt, dict[int, float]]]]] = []
+    per_group: list[tuple[_Group, dict[int, float], list[tuple[_Alt, dict[int, float]]], dict[int, float]]] = []
     for g in groups:
-        posts = [(a, idx.postings(a)) for a in g.alts]
-        if len(posts) == 1 and ruleset is None and posts[0][0].ruleset is None:
+        posts = [(a, idx.scoped(a, a.ruleset if a.ruleset is not None else ruleset)) for a in g.alts
+                 if a.ruleset is None or ruleset is None or a.ruleset == ruleset]
+        if not posts:
+            continue
+        if len(posts) == 1:
             seen = posts[0][1]
         else:
-            seen = {}
-            for a, post in posts:
-                scope = a.ruleset if a.ruleset is not None else ruleset
-                if scope is None:
-                    for r, c in post.items():
-                        seen[r] = seen.get(r, 0.0) + c
-                elif ruleset is None or ruleset == scope:
-                    for r, c in post.items():
-                        if unit_ruleset[r] == scope:
-                            seen[r] = seen.get(r, 0.0) + c
+            seen = dict(posts[0][1])
+            for _a, p in posts[1:]:
+                for r, c in p.items():
+                    seen[r] = seen.get(r, 0.0) + c
+        # Units matching the GM's own words count fully; where every typed word was a question word
+        # ("don't"), the synonym stands for them and counts fully too.
+        has_typed = not posts[0][0].note
+        typed = posts[0][1] if has_typed else seen
         w = g.weight
-        typed = posts[0][1]
         ws = w * SYNONYM_FACTOR
         if not cover:
             cover = {r: (w if r in typed else ws) for r in seen}
@@ -694,14 +719,13 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
             for r, c in seen.items():
                 cover[r] = cover.get(r, 0.0) + (w if r in typed else ws)
                 bm[r] = bm.get(r, 0.0) + c
-        per_group.append((g, seen, posts))
-    # A unit that defines the word ("Evade: …", "Durability. Durability is …") counts it more.
-    labels = idx.labels
-    for r in labels.keys() & cover.keys():
-        label = labels[r]
-        for g, seen, posts in per_group:
-            if r in seen and any(a.stems and r in p and label.issuperset(a.stems) for a, p in posts):
-                cover[r] += g.weight * LABEL_BONUS * (1.0 if r in posts[0][1] else SYNONYM_FACTOR)
+        # A unit that defines the word ("Evade: …", "Durability. Durability is …") counts it more.
+        defining: set[int] = set()
+        for a, p in posts:
+            defining |= idx.defining(a, p)
+        for r in defining:
+            cover[r] += w * LABEL_BONUS * (1.0 if r in typed else SYNONYM_FACTOR)
+        per_group.append((g, seen, posts, posts[0][1] if has_typed else {}))
     factor = idx.factor
     ranked = []
     for r, c in cover.items():
@@ -718,10 +742,10 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
         marks: set[str] = set()
         prefixes: list[str] = []
         via: list[str] = []
-        for g, seen, posts in per_group:
+        for g, seen, posts, typed in per_group:
             if rowid not in seen:
                 continue
-            typed_matched = rowid in posts[0][1]
+            typed_matched = rowid in typed
             for a, p in posts:
                 if rowid in p and (a.ruleset is None or a.ruleset == rs):
                     marks.update(a.stems)
