@@ -116,9 +116,13 @@ def speed(db=None, queries: list[str] | None = None) -> dict:
     conn = connect(db)
     raw_sql = ("SELECT u.id, u.text FROM units_fts JOIN units u ON u.rowid = units_fts.rowid "
                "WHERE units_fts MATCH ? ORDER BY rank LIMIT 10")
+    snip_sql = ("SELECT u.id, u.text, snippet(units_fts, 1, '<mark>', '</mark>', '…', 32) FROM units_fts "
+                "JOIN units u ON u.rowid = units_fts.rowid WHERE units_fts MATCH ? ORDER BY rank LIMIT 10")
     kit = _median_per_query(lambda q: search(q, limit=10, db=db), queries)
     raw = _median_per_query(lambda q: conn.execute(raw_sql, (q,)).fetchall(), queries)
-    return {"kit_s": kit, "raw_fts5_s": raw, "ratio": kit / raw if raw else float("nan")}
+    snip = _median_per_query(lambda q: conn.execute(snip_sql, (q,)).fetchall(), queries)
+    return {"kit_s": kit, "raw_fts5_s": raw, "ratio": kit / raw if raw else float("nan"),
+            "raw_fts5_snippet_s": snip, "ratio_vs_snippet": kit / snip if snip else float("nan")}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{q.name:42} {q.mrr:7.3f} {q.recall_at_3:9.3f}")
     print(f"in-process search {timing['kit_s'] * 1e6:.0f} µs/query vs raw FTS5 "
           f"{timing['raw_fts5_s'] * 1e6:.0f} µs/query: {timing['ratio']:.2f}x (20 GM queries, medians)")
+    print(f"  (raw FTS5 with snippet(): {timing['raw_fts5_snippet_s'] * 1e6:.0f} µs/query; "
+          f"kit / that = {timing['ratio_vs_snippet']:.2f}x)")
     for q in (kit, kit_h):
         if q.misses:
             print(f"{q.name} misses (no expected id in the top 3):")

@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import threading
 import unicodedata
 from collections.abc import Iterable
 
@@ -57,6 +58,7 @@ def fold(word: str) -> str:
 
 
 _STEMMER: sqlite3.Connection | None = None
+_STEMMER_LOCK = threading.Lock()
 
 
 def porter_stems(words: Iterable[str]) -> dict[str, str]:
@@ -73,17 +75,18 @@ def porter_stems(words: Iterable[str]) -> dict[str, str]:
     folded = sorted({fold(w) for w in words if w})
     if not folded:
         return {}
-    if _STEMMER is None:
-        conn = sqlite3.connect(":memory:", check_same_thread=False)
-        conn.execute("CREATE VIRTUAL TABLE s USING fts5(w, tokenize='porter unicode61 remove_diacritics 2')")
-        conn.execute("CREATE VIRTUAL TABLE sv USING fts5vocab(s, instance)")
-        _STEMMER = conn
-    conn = _STEMMER
-    with conn:
-        conn.execute("DELETE FROM s")
-        conn.executemany("INSERT INTO s(rowid, w) VALUES (?, ?)", enumerate(folded, 1))
-        rows = conn.execute("SELECT doc, term FROM sv WHERE offset = 0").fetchall()
-        conn.execute("DELETE FROM s")
+    with _STEMMER_LOCK:
+        if _STEMMER is None:
+            conn = sqlite3.connect(":memory:", check_same_thread=False)
+            conn.execute("CREATE VIRTUAL TABLE s USING fts5(w, tokenize='porter unicode61 remove_diacritics 2')")
+            conn.execute("CREATE VIRTUAL TABLE sv USING fts5vocab(s, instance)")
+            _STEMMER = conn
+        conn = _STEMMER
+        with conn:
+            conn.execute("DELETE FROM s")
+            conn.executemany("INSERT INTO s(rowid, w) VALUES (?, ?)", enumerate(folded, 1))
+            rows = conn.execute("SELECT doc, term FROM sv WHERE offset = 0").fetchall()
+            conn.execute("DELETE FROM s")
     return {folded[doc - 1]: term for doc, term in rows}
 
 
