@@ -39,6 +39,7 @@ __all__ = ["Hit", "SearchResults", "compile_query", "search", "suggest", "comple
 
 MAX_TERMS = 32
 MAX_WORDS = 64
+MAX_CORRECTIONS = 4
 SNIPPET_TOKENS = 32
 #: Chapters (and house rules) rank ahead of supplements written for the kit: bm25 of a supplement
 #: unit is multiplied by this before ordering.
@@ -469,25 +470,30 @@ def _synonym_tables_for(ruleset: str | None, rulesets: tuple[str, ...],
     return tuple(out)
 
 
+def _near_words(word: str, idx: _Index, spread: int) -> list[str]:
+    """Vocabulary words of about the same length (±``spread``): the only ones difflib could rate close."""
+    by_len = idx.__dict__.get("_vocab_by_len")
+    if by_len is None:
+        by_len = {}
+        for w in idx.vocab:
+            by_len.setdefault(len(w), []).append(w)
+        idx._vocab_by_len = by_len
+    return [w for n in range(len(word) - spread, len(word) + spread + 1) for w in by_len.get(n, ())]
+
+
 def _correct(word: str, idx: _Index) -> str | None:
-    """The closest vocabulary word to a word the rules never use (None if nothing is close)."""
-    return _closest(word, id(idx), idx)
+    """The closest vocabulary word to a word the rules never use (None if nothing is close).
 
-
-@lru_cache(maxsize=2048)
-def _closest_cached(word: str, key: int, vocab: tuple[str, ...]) -> str | None:
-    for c in difflib.get_close_matches(word, vocab, n=3, cutoff=0.84):
-        if c[0] == word[0] and abs(len(c) - len(word)) <= 2 and c not in STOPWORDS:
-            return c
-    return None
-
-
-def _closest(word: str, key: int, idx: _Index) -> str | None:
-    vocab = getattr(idx, "_vocab_t", None)
-    if vocab is None:
-        vocab = tuple(idx.vocab)
-        idx._vocab_t = vocab
-    return _closest_cached(word, key, vocab)
+    Same first letter, at most two letters longer or shorter, difflib ratio ≥ 0.84.
+    """
+    cache = idx.__dict__.setdefault("_corrections", {})
+    if word in cache:
+        return cache[word]
+    near = [w for w in _near_words(word, idx, 2) if w[0] == word[0]]
+    fix = next((c for c in difflib.get_close_matches(word, near, n=3, cutoff=0.84) if c not in STOPWORDS), None)
+    if len(cache) < 4096:
+        cache[word] = fix
+    return fix
 
 
 def _compile(query: str, idx: _Index, ruleset: str | None) -> tuple[list[_Group], list[str]]:
@@ -547,6 +553,7 @@ def _compile(query: str, idx: _Index, ruleset: str | None) -> tuple[list[_Group]
     try_span(list(range(len(toks))), 0)
     try_span([i for i in content_pos if not used[i]], 1)
     singles: list[tuple[int, _Group]] = []
+    corrections = 0
     for i, (tok, prefix) in enumerate(toks):
         if used[i]:
             continue
@@ -557,7 +564,8 @@ def _compile(query: str, idx: _Index, ruleset: str | None) -> tuple[list[_Group]
         alts = [_alt(words, idx, prefix=prefix)]
         a = alts[0]
         if (a is not None and not prefix and len(a.stems) == 1 and not idx.raw(a.stems[0])
-                and len(low) >= 4 and low.isalpha()):
+                and len(low) >= 4 and low.isalpha() and corrections < MAX_CORRECTIONS):
+            corrections += 1
             fix = _correct(low, idx)
             if fix:
                 alts.append(_alt([fix], idx, note=f"spelling: {tok} → {fix}"))
@@ -782,7 +790,7 @@ def suggest(query: str, *, db: str | None = None, n: int = 3) -> list[str]:
     for w in words:
         if w in vocab_set or w in STOPWORDS or not w:
             continue
-        for m in difflib.get_close_matches(w, idx.vocab, n=n, cutoff=0.75):
+        for m in difflib.get_close_matches(w, _near_words(w, idx, max(2, len(w) // 3)), n=n, cutoff=0.75):
             if m not in out:
                 out.append(m)
     return out[:n]
