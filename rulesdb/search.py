@@ -1,25 +1,27 @@
 """Full-text search over the rules: any string is a valid query.
 
-User text never reaches FTS5 ``MATCH`` raw. A query is cut into *groups*: a quoted phrase
-(straight or curly quotes), a word (hyphenated and apostrophe words become phrases, a trailing
-``*`` stays a prefix), or a GM phrase with a synonym (``attack of opportunity`` → ``reprisal
-attack``; data in ``rulesdb/synonyms/*.json``). A word the rules never use is corrected to the
-closest word they do use ("flankng" → "flanking"). Common question words are dropped when
-anything else is left.
+User text is never handed to SQL. A query is cut into *groups*: a quoted phrase (straight or curly
+quotes), a word (hyphenated and apostrophe words become phrases, a trailing ``*`` stays a prefix),
+or a GM phrase with a synonym (``attack of opportunity`` → ``reprisal attack``; data in
+``rulesdb/synonyms/*.json``, matched by Porter stem). A word the rules never use is corrected to
+the closest word they do use ("flankng" → "flanking"). Question words are dropped when anything
+else is left.
 
-Every alternative of every group is quoted and OR-ed into one FTS5 query, ranked by bm25 with the
-section heading trail weighted above the body (the weights are stored as the index's ``rank`` at
-build time). Hits are then ordered by how many groups they match (so a hit matching every group
-comes first, as with AND), then by bm25, with the chapters' own text a little ahead of the
-supplements. Which words each unit holds, their Porter stems and where they sit in the text are
-read from the database once per connection (``stems`` table, built with the index), so a query
-does one SQL statement and no re-tokenising; snippets are cut from the escaped text and only then
-get ``<mark>``.
+Ranking reads the inverted index the build precomputes from the same tokenizer as the FTS5 index
+(``postings``: per Porter stem, the units and how often the word is in their heading trail and
+body), and scores each alternative with FTS5's own bm25 formula and column weights (the heading
+trail counts ``HEADING_WEIGHT`` times the body; the same weights are stored as the FTS5 index's
+``rank``). A hit's score is the idf-weighted share of the query's groups it matches — so a unit
+matching every group comes first, as with AND, then units matching fewer, as with OR — with a
+bonus where the unit defines the word (``Evade: …``), synonym-only matches counting less than the
+GM's own words, and a quarter of bm25 (supplements' a little less) breaking ties. Postings are read
+by key on first use and kept per connection; a query runs no full-text scan. Snippets are cut from
+the escaped text and only then get ``<mark>``. ``SearchResults.fts_query`` holds the equivalent
+FTS5 ``MATCH`` expression (every term quoted), usable in Datasette.
 """
 
 from __future__ import annotations
 
-import bisect
 import difflib
 import heapq
 import html
@@ -61,7 +63,7 @@ also just really whats hows whos wheres
 
 #: Ranking weights: a hit's score is the idf-weighted share of query groups it matches (a group
 #: matched by the term a unit defines — "Evade: …" for "evade" — counts LABEL_BONUS more), plus
-#: BM25_SHARE times its bm25 squashed into [0, 1).
+#: BM25_SHARE times its bm25 squashed into [0, 1) (b / (1 + b)).
 LABEL_BONUS = 0.5
 BM25_SHARE = 0.25
 #: A group matched only through a synonym or a spelling correction counts this much: a unit that
