@@ -479,7 +479,7 @@ def mastery_exchange_odds(data: Mapping[str, Any] | None = None, *, attacker=Non
     c_def = (r1.defense_total - 1) if defends else 0
     att_keep = def_keep = "none"
     if att_rolls == 2 or def_rolls == 2:
-        r2, _ = probe([1, sa], [1, sd])
+        r2, _ = probe([1, sa] if att_rolls == 2 else [], [1, sd] if def_rolls == 2 else [])
         if att_rolls == 2:
             att_keep = "lower" if r2.attack_total - c_att - w_faces == 1 else "higher"
         if def_rolls == 2:
@@ -512,7 +512,10 @@ def mastery_exchange_odds(data: Mapping[str, Any] | None = None, *, attacker=Non
         p_missed = Fraction(0)
 
     # ---- 3. attack and defense totals --------------------------------------------------------
-    tol_each = tol / 4
+    # each exploding die rolled may cut off at most its share of the tolerance (mass cut off adds up)
+    n_dice = (2 if att_keep != "none" else 1) + (wexpr.dice_count if wexpr else 0) \
+        + ((2 if def_keep != "none" else 1) if defends else 0)
+    tol_each = tol / n_dice
     one_a, _ = exploding(sa, cap, tol_each)
     att = one_a.best_of_two(att_keep) if att_keep != "none" else one_a
     if wexpr is not None:
@@ -535,17 +538,46 @@ def mastery_exchange_odds(data: Mapping[str, Any] | None = None, *, attacker=Non
     f_use = R.ruling_use(R.FAILED_DEFENSE_DAMAGE, rulings) if defends else None
     magic = [damage.DamagePortion(m.amount, m.type) for m in atk.magic]
     cache: dict[tuple[int, bool], tuple[int, int, int, int]] = {}
+    magic_total = sum(m.amount for m in atk.magic)
+
+    def engine(amount: int, through: bool) -> tuple[int, int, int, int]:
+        out = damage.apply_damage([damage.DamagePortion(amount, atk.damage_type, through_resistance=through)]
+                                  + magic, armour_resistance=defender.armour_resistance,
+                                  durability=defender.durability, health=defender.health, rulings=rulings)
+        return (amount + magic_total, out.to_durability, out.to_health, out.health)
+
+    # Past armour resistance + durability + health, one more point of damage is one more point of
+    # health damage. The engine is asked for every amount up to there, and for the largest amount
+    # (which must match the straight line); a mismatch falls back to asking it for every amount.
+    knee = defender.armour_resistance + defender.durability + defender.health + 1
+    straight: dict[bool, tuple[int, int, int, int] | None] = {}
 
     def land(amount: int, through: bool) -> tuple[int, int, int, int]:
         key = (amount, through)
         v = cache.get(key)
-        if v is None:
-            out = damage.apply_damage([damage.DamagePortion(amount, atk.damage_type, through_resistance=through)]
-                                      + magic, armour_resistance=defender.armour_resistance,
-                                      durability=defender.durability, health=defender.health, rulings=rulings)
-            v = cache[key] = (amount + sum(m.amount for m in magic), out.to_durability, out.to_health,
-                              out.health)
+        if v is not None:
+            return v
+        if amount > knee and straight.get(through) is not None:
+            b = straight[through]
+            v = (b[0] + amount - knee, b[1], b[2] + amount - knee, b[3])
+        else:
+            v = engine(amount, through)
+        cache[key] = v
         return v
+
+    def prepare(largest: int, through: bool) -> None:
+        if largest <= knee:
+            return
+        base = engine(knee, through)
+        far = engine(largest, through)
+        k = largest - knee
+        ok = far == (base[0] + k, base[1], base[2] + k, base[3])
+        straight[through] = base if ok else None
+
+    if defends and f_use.answer == "attack-minus-defense":
+        prepare(max(att.weights()) - min(dfn.weights()), False)
+    else:
+        prepare(max(att.weights()), True)
 
     acc: dict[tuple, int] = {}
 
