@@ -136,7 +136,8 @@ class MasteryExchangePanel:
             totals.append(f"defense {r.defense_total}")
         if r.outcome == "hit":
             totals.append(f"{r.to_durability} to durability, {r.to_health} to health")
-        head = (f'<div class="rl-outcome" data-outcome="{esc(r.outcome)}"><b>{esc(r.trace.label)}</b>'
+        head = (f'<div class="rl-outcome" data-outcome="{esc(r.outcome)}" data-attack="{esc(r.attack_total)}">'
+                f'<b>{esc(r.trace.label)}</b>'
                 f' ({esc("; ".join(totals))}). {esc(r.defender.name)}: health {r.defender.health}, '
                 f'{esc(r.defender.state.value)}.</div>')
         self.frame.show_trace(r.trace, header=head, status=self.dice.describe())

@@ -113,6 +113,19 @@ def test_seeded_trauma_roll_shows_the_expected_row(app_page):
     assert "42–43" in result.inner_text()
     assert "42: Skull Fracture" in panel.locator(".rl-sheet").inner_text()
     shot(page, "trauma-seed-7")
+    # more latency samples: alternate seed 1 (d100 18, Lose a finger) and seed 7 (42), so each click
+    # waits for a row that is not on show yet
+    for seed, face in ((1, 18), (7, 42), (1, 18), (7, 42)):
+        panel.locator(".rl-seed input").fill(str(seed))
+        panel.locator(".rl-seed input").press("Tab")
+        page.wait_for_timeout(50)  # let the new seed reach the kernel before the click
+        t = page.evaluate(CLICK_TIMED, [".rl-trauma-panel button.rl-roll",
+                                        f'.rl-trauma-panel .rl-outcome[data-roll="{face}"]'])
+        LATENCIES[f"{page.kind}: trauma roll -> row"].append(t)
+    # sheet: 42 Skull Fracture, 18 (right little finger), 42 again, 18 again names the finger already
+    # lost (ruling mastery.trauma-lost-part: no further effect), 42 again -> 4 entries
+    assert len(panel.locator(".rl-sheet-list li").all()) == 4
+    assert "right little finger" in panel.locator(".rl-sheet").inner_text()
 
 
 def use_script(panel, script: str) -> None:
@@ -136,6 +149,13 @@ def test_scripted_mastery_exchange_shows_the_expected_outcome(app_page):
     assert "attack 11" in outcome.inner_text()
     assert "Brute: health 0, unconscious." in outcome.inner_text()
     shot(page, "mastery-exchange-scripted")
+    # warm latency samples: alternate two scripts whose attack totals differ (d4 1 + WEA 2 = 3; 11)
+    for script, total in (("attack: 1", 3), ("attack: 4 4 1; endurance: 2", 11)) * 2:
+        use_script(panel, script)
+        page.wait_for_timeout(50)
+        t = page.evaluate(CLICK_TIMED, [".rl-mastery-exchange-panel button.rl-run",
+                                        f'.rl-mastery-exchange-panel .rl-outcome[data-attack="{total}"]'])
+        LATENCIES[f"{page.kind}: exchange -> outcome"].append(t)
 
 
 def test_scripted_mythras_exchange_effects_chosen_before_damage(app_page):
@@ -187,6 +207,11 @@ def test_only_local_requests_and_latency_report(app_page):
     ARTIFACTS.mkdir(exist_ok=True)
     report = {k: {"median_ms": round(statistics.median(v), 1), "samples_ms": [round(x, 1) for x in v]}
               for k, v in LATENCIES.items()}
+    for kind in ("lab", "voila"):
+        trips = [x for k, v in LATENCIES.items() if k.startswith(kind) and "citation" not in k for x in v]
+        if trips:
+            report[f"{kind}: every click that goes to the kernel"] = {
+                "median_ms": round(statistics.median(trips), 1), "samples": len(trips)}
     (ARTIFACTS / "latency.json").write_text(json.dumps(report, indent=2))
     print("\nclick-to-rendered latency:", json.dumps(report, indent=2))
     for key, v in LATENCIES.items():
