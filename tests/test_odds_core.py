@@ -102,3 +102,14 @@ def test_bad_input_names_the_field():
     assert e.value.field == "dice"
     with pytest.raises(RulesInputError):
         exploding(4, -1)
+
+
+def test_odds_modules_import_light():
+    import subprocess
+    import sys
+
+    code = ("import sys; import ruleslawyer.odds, ruleslawyer.odds.mastery, ruleslawyer.odds.mythras, "
+            "ruleslawyer.odds.trauma, ruleslawyer.odds.plots, ruleslawyer.commands.odds; "
+            "print(sorted(m for m in ('sqlite3', 'pandas', 'ipywidgets', 'matplotlib') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
