@@ -122,33 +122,31 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 @pytest.fixture(scope="session")
-def lab_server(served):
-    port = free_port()
-    log = served["base"] / "lab.log"
-    proc = _start([sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
-                   "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-                   "--IdentityProvider.token=", "--ServerApp.password=",
-                   f"--ServerApp.root_dir={served['notebooks']}", "--LabApp.expose_app_in_browser=True",
-                   "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-                  served["env"], log)
+def servers(served):
+    """JupyterLab and Voila, started together (they boot in parallel) and stopped together."""
+    lab_port, voila_port = free_port(), free_port()
+    while voila_port == lab_port:
+        voila_port = free_port()
+    lab_log, voila_log = served["base"] / "lab.log", served["base"] / "voila.log"
+    lab = _start([sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+                  "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={lab_port}", "--ServerApp.port_retries=0",
+                  "--IdentityProvider.token=", "--ServerApp.password=",
+                  f"--ServerApp.root_dir={served['notebooks']}", "--LabApp.expose_app_in_browser=True",
+                  "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+                 served["env"], lab_log)
+    voila = _start([sys.executable, "-m", "voila", "--no-browser", "--Voila.ip=127.0.0.1",
+                    f"--Voila.port={voila_port}", "--Voila.port_retries=0",
+                    str(served["notebooks"] / "app.ipynb")], served["env"], voila_log)
     try:
-        wait_http(f"http://127.0.0.1:{port}/api", proc, log)
-        yield f"http://127.0.0.1:{port}"
+        wait_http(f"http://127.0.0.1:{lab_port}/api", lab, lab_log)
+        wait_http(f"http://127.0.0.1:{voila_port}/voila/static/", voila, voila_log)
+        yield {"lab": f"http://127.0.0.1:{lab_port}", "voila": f"http://127.0.0.1:{voila_port}"}
     finally:
-        _stop(proc)
-
-
-@pytest.fixture(scope="session")
-def voila_server(served):
-    port = free_port()
-    log = served["base"] / "voila.log"
-    proc = _start([sys.executable, "-m", "voila", "--no-browser", "--Voila.ip=127.0.0.1", f"--Voila.port={port}",
-                   "--Voila.port_retries=0", str(served["notebooks"] / "app.ipynb")], served["env"], log)
-    try:
-        wait_http(f"http://127.0.0.1:{port}/voila/static/", proc, log)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        _stop(proc)
+        for proc in (lab, voila):
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in (lab, voila):
+            _stop(proc)
 
 
 @pytest.fixture(scope="session")
@@ -187,37 +185,43 @@ def _new_page(browser, blocked: list[str]):
     return context, page
 
 
-@pytest.fixture(scope="session")
-def lab_page(browser, lab_server):
-    """JupyterLab with app.ipynb open and all its cells run: the app is live in the cell output."""
-    blocked: list[str] = []
-    context, page = _new_page(browser, blocked)
-    page.goto(f"{lab_server}/lab/tree/app.ipynb")
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
-                           " && window.jupyterapp.shell.currentWidget.sessionContext"
-                           " && window.jupyterapp.shell.currentWidget.sessionContext.session"
-                           " && window.jupyterapp.shell.currentWidget.sessionContext.session.kernel"
-                           " && window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'idle'",
-                           timeout=60_000)
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    page.locator(".rl-app").first.wait_for(state="visible", timeout=60_000)
-    page.blocked = blocked
-    page.kind = "lab"
-    yield page
-    context.close()
+_KERNEL_IDLE = ("() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
+                " const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;"
+                " return !!k && k.status === 'idle'; }")
 
 
 @pytest.fixture(scope="session")
-def voila_page(browser, voila_server):
-    """The Voila app (what ``make app`` serves)."""
-    blocked: list[str] = []
-    context, page = _new_page(browser, blocked)
-    page.goto(voila_server + "/")
-    page.locator(".rl-app").first.wait_for(state="visible", timeout=60_000)
-    page.blocked = blocked
-    page.kind = "voila"
-    yield page
-    context.close()
+def pages(browser, servers):
+    """Both apps loading at once: JupyterLab with app.ipynb (all cells run, the app live in the output)
+    and the Voila app (what ``make app`` serves)."""
+    out = {}
+    contexts = []
+    for kind in ("lab", "voila"):
+        blocked: list[str] = []
+        context, page = _new_page(browser, blocked)
+        contexts.append(context)
+        page.blocked, page.kind = blocked, kind
+        url = f"{servers['lab']}/lab/tree/app.ipynb" if kind == "lab" else servers["voila"] + "/"
+        page.goto(url, wait_until="commit")  # do not wait: the other app loads meanwhile
+        out[kind] = page
+    lab = out["lab"]
+    lab.wait_for_function(_KERNEL_IDLE, timeout=60_000)
+    lab.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    for page in out.values():
+        page.locator(".rl-app").first.wait_for(state="visible", timeout=60_000)
+    yield out
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def lab_page(pages):
+    return pages["lab"]
+
+
+@pytest.fixture(scope="session")
+def voila_page(pages):
+    return pages["voila"]
 
 
 @pytest.fixture(params=["lab", "voila"])
