@@ -77,7 +77,7 @@ def run() -> list[Row]:
     return [
         Row("Mastery exchange, full trace", ex * us, "µs", "bare dice arithmetic, no trace", bare * us,
             note=f"{1 / ex:,.0f} exchanges/s with full trace ({1 / exj:,.0f}/s including to_dict for JSON); "
-                 "each has ~40-90 cited steps, Brutal setting, counterattacks on"),
+                 "about 35 trace steps each on average, Brutal setting, counterattacks on; wall-clock medians, so a loaded machine reads slower"),
         Row("Mastery exchange + to_dict", exj * us, "µs", "bare dice arithmetic, no trace", bare * us),
         Row("Mastery round sequence (6 combatants, 1 Startle)", rd * us, "µs", "bare dice arithmetic, no trace",
             bare * us, note=f"{1 / rd:,.0f} rounds/s"),
