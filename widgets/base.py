@@ -243,7 +243,8 @@ class PanelFrame:
                  css_class: str = "", beside: widgets.Widget | None = None) -> None:
         rows = []
         for row in controls:
-            rows.append(widgets.HBox(list(row)) if isinstance(row, (list, tuple)) else row)
+            rows.append(widgets.HBox(list(row), layout=widgets.Layout(flex_flow="row wrap"))
+                        if isinstance(row, (list, tuple)) else row)
         self.title = widgets.HTML(f'<div class="rl-title">{esc(title)}</div>')
         self.status = widgets.HTML("")
         self.status.add_class("rl-status-line")
@@ -335,7 +336,7 @@ class DiceControls:
     def __init__(self, seed: int = 7, script: str = "", slots_hint: str = "attack: 4 4 1; defense: 2",
                  on_new_seed: Callable[[], None] | None = None) -> None:
         self.mode = widgets.ToggleButtons(options=[SEEDED, SCRIPTED], value=SCRIPTED if script else SEEDED,
-                                          style={"button_width": "120px"})
+                                          style={"button_width": "110px"}, layout=widgets.Layout(width="250px"))
         self.seed = widgets.IntText(value=seed, description="Seed", layout=widgets.Layout(width="180px"))
         self.seed.add_class("rl-seed")
         self.script = widgets.Text(value=script, placeholder=slots_hint, description="Script",
@@ -346,7 +347,8 @@ class DiceControls:
         self.new_seed_button.on_click(lambda _b: self._new())
         self.mode.observe(lambda _c: self._sync(), names="value")
         self._sync()
-        self.row = widgets.HBox([self.mode, self.seed, self.new_seed_button, self.script])
+        self.row = widgets.HBox([self.mode, self.seed, self.new_seed_button, self.script],
+                                layout=widgets.Layout(flex_flow="row wrap"))
 
     def _sync(self) -> None:
         self.script.disabled = self.mode.value != SCRIPTED

@@ -158,6 +158,33 @@ def test_scripted_mastery_exchange_shows_the_expected_outcome(app_page):
         LATENCIES[f"{page.kind}: exchange -> outcome"].append(t)
 
 
+def test_a_ruling_is_marked_switchable_and_errors_show_as_a_message(app_page):
+    # attack d4 4, 4, 2 = 10 + WEA 2 = 12: 2 absorbed, 3 to durability, 7 to health (6 -> 0); the
+    # Endurance trial (DC 7) rolls a d2 that does not explode by default (mastery.trial-dice-explode).
+    page = app_page
+    tab(page, "Mastery exchange")
+    panel = page.locator(".rl-mastery-exchange-panel").first
+    use_script(panel, "attack: 4 4 2; endurance: 2")
+    panel.locator("button.rl-run").click()
+    panel.locator('.rl-outcome[data-attack="12"]').wait_for(state="visible")
+    ruling = panel.locator('.rl-output .rl-ruling[data-ruling-id="mastery.trial-dice-explode"]').first
+    assert ruling.get_attribute("data-answer") == "no"
+    look = ruling.evaluate("e => getComputedStyle(e).backgroundColor")
+    cite = panel.locator(".rl-output a.rl-cite").first.evaluate("e => getComputedStyle(e).backgroundColor")
+    assert look == "rgb(255, 244, 214)" and look != cite  # amber: a ruling never passes for the book
+    choice = panel.locator('.rl-rulings .widget-hbox:has(span[data-ruling-id="mastery.trial-dice-explode"]) select')
+    choice.select_option("yes")  # reruns: the exploding d2 now needs a second Endurance face
+    error = panel.locator(".rl-output .rl-error")
+    error.wait_for(state="visible")
+    assert "dice.endurance" in error.inner_text() and "ran out" in error.inner_text()
+    assert "Traceback" not in panel.locator(".rl-output").inner_text()
+    shot(page, "ruling-error-message")
+    use_script(panel, "attack: 4 4 2; endurance: 2 1")
+    panel.locator("button.rl-run").click()
+    panel.locator('.rl-output .rl-ruling[data-ruling-id="mastery.trial-dice-explode"][data-answer="yes"]').first.wait_for()
+    choice.select_option("no")
+
+
 def test_scripted_mythras_exchange_effects_chosen_before_damage(app_page):
     # Ana 70% rolls 05 (Critical), Bors parries 50% with 80 (Failure): 2 Special Effects. Choose
     # Location (Head) + Maximise Damage: 1d8 -> 8, + Damage Modifier 1d2 scripted 2 = 10, 4 AP -> 6.
