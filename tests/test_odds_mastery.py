@@ -168,3 +168,25 @@ def test_exchange_agrees_with_engine(data):
     assert_agrees(as_exact(hit_given), aimed, n_aimed, label="attack total", key=lambda k: k[5])
     if r.defense_totals is not None:
         assert_agrees(as_exact(r.defense_totals), aimed, n_aimed, label="defense total", key=lambda k: k[6])
+
+
+def test_damage_matches_the_engine_for_every_pair_of_totals():
+    # brute force through the engine's apply_damage for every (attack, defense) pair: the odds'
+    # shortcut past armour + durability + health must give the same distributions exactly
+    from ruleslawyer.rulesets.mastery.damage import DamagePortion, DamageType, apply_damage
+
+    data = {"attacker": {"attack": {"tier": 2, "weapon": 1, "magic": [{"amount": 2, "type": "fire"}]}},
+            "defender": {"defense_tier": 1, "armour_resistance": 1, "durability": 2, "health": 4},
+            "rulings": {"mastery.failed-defense-damage": "attack-minus-defense"}}
+    r = mastery_exchange_odds(data)
+    acc = {}
+    for a, pa in r.attack_totals.items():
+        for y, py in r.defense_totals.items():
+            if y >= a:
+                continue
+            out = apply_damage([DamagePortion(a - y, DamageType.CUTTING, through_resistance=False),
+                                DamagePortion(2, DamageType.FIRE)], armour_resistance=1, durability=2, health=4,
+                               rulings=data["rulings"])
+            acc[out.to_health] = acc.get(out.to_health, 0) + pa * py
+    acc[0] = acc.get(0, 0) + r.p_defense_holds
+    assert {k: v for k, v in acc.items() if v} == dict(r.to_health.items())
