@@ -92,7 +92,7 @@ def _mastery(args) -> int:
         r = trauma_odds(rulings=args.rulings, tolerance=_tolerance(args, None))
         lines = ["Trauma table odds (1d100):"]
         lines += [f"  {row.range:>6}  {row.text[:48]:<48} {row.tier:<9} {_pct(row.probability)}" for row in r.rows]
-        lines += _dist_lines("Tiers", r.tiers)
+        lines += _dist_lines("Tiers", r.tiers.map(lambda t: t or "none (Close Call or Minor Scar)"))
         return _print(r, lines, args.json)
     from ruleslawyer.odds.mastery import mastery_exchange_odds
 

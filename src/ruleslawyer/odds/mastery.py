@@ -215,7 +215,7 @@ def _trial(tier: int, dc: int, *, aiming: bool, modifier: int, edges, rulings, t
     totals = dist.map(lambda o: o[2])
     explode = R.ruling_use(R.TRIAL_DICE_EXPLODE, rulings)
     tie = R.ruling_use(R.TRIAL_TIE, rulings)
-    children = [Step.of(StepKind.RULE, "Every face sequence rolled through the engine's trial", len(dist),
+    children = [Step.of(StepKind.RULE, "Every face sequence rolled through the engine's trial", f"{len(dist)} distinct results",
                         rulings=[explode, tie], cites=cites)]
     if aiming:
         children.append(Step.of(StepKind.RULE, "A 1 always misses, a max roll always hits",
@@ -296,7 +296,7 @@ def startle_odds(agility_tier: int, perception_tier: int, *, dc: int | None = No
     totals = dist.map(lambda o: o[1])
     uses = [R.ruling_use(R.STARTLE_ROLL, rulings), R.ruling_use(R.TRIAL_TIE, rulings),
             R.ruling_use(R.TRIAL_DICE_EXPLODE, rulings)]
-    children = [Step.of(StepKind.RULE, "Every face sequence rolled through the engine's Startle trial", len(dist),
+    children = [Step.of(StepKind.RULE, "Every face sequence rolled through the engine's Startle trial", f"{len(dist)} distinct results",
                         cites=[ids.STARTLE_TRIAL, ids.AMBUSH_DC if ambush_dc is not None else ids.STARTLE_DC],
                         rulings=uses)]
     for cond, cite in (("Dazed", ids.STARTLE_DAZED), ("Stunned", ids.STARTLE_STUNNED),

@@ -103,7 +103,7 @@ def trauma_odds(*, sheet=None, rulings: Mapping[str, str] | None = None,
     effects = dist.map(lambda o: o[3]) if sheet is not None else Dist({})
     fingers = dist.map(lambda o: o[4]).conditional(lambda f: f != "").scaled(dist.prob(lambda o: o[4] != ""))
     uses = [R.ruling_use(R.FINGER_ORDER, rulings)] + ([R.ruling_use(R.TRAUMA_LOST_PART, rulings)] if sheet else [])
-    children = [Step.of(StepKind.RULE, "Roll 1d100 for each Trauma: every face through the engine", len(dist),
+    children = [Step.of(StepKind.RULE, "Roll 1d100 for each Trauma: every face through the engine", f"{len(dist)} distinct results",
                         cites=[ids.TRAUMA_ROLL, Citation(ids.TRAUMA_TABLE, "the table as stored")], rulings=uses)]
     base = ids.TRAUMA_ROLL.rsplit("#", 1)[0]
     for n, tier_name in ((7, "Minor"), (8, "Severe"), (9, "Grievous")):
