@@ -39,6 +39,21 @@ def test_mastery_round_seeded_side_roll():
     assert panel.result.side_roll == 3 and str(panel.result.first) == "pcs"
 
 
+def test_mastery_round_startle_of_an_unaware_goblin():
+    # Unaware goblin, Agility and Perception tier 1 (d2 each), scripted 1 and 1 = 2 against the Startle
+    # DC 6: failed by 4 -> "by 3-4 tier 2 Stunned". Side roll scripted 5: the enemies go first.
+    panel = MasteryRoundPanel(script="startle_agility: 1; startle_perception: 1; side: 5")
+    add_mastery(panel, "Goblin", "enemies", "dagger", unaware=True)
+    add_mastery(panel, "Aldric", "pcs", "sword", unaware=False)
+    panel.run()
+    (st,) = panel.result.startle
+    assert (st.total, st.dc, st.failed_by, st.impaired_tier, st.condition) == (2, 6, 4, 2, "Stunned")
+    assert str(panel.result.first) == "enemies"
+    panel.ambush_dc.value = 3  # 2 vs an ambush DC of 3: failed by 1 -> tier 1 Dazed
+    panel.run()
+    assert panel.result.startle[0].condition == "Dazed"
+
+
 def test_mastery_round_duplicate_name_and_empty_round_are_messages():
     panel = MasteryRoundPanel()
     panel.run()

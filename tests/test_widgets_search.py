@@ -94,3 +94,11 @@ def test_citation_viewer_shows_neighbours_and_reports_unknown_ids():
     assert 'rl-focus" data-rule-id="mastery/combat/death/fighting-on#2"' in viewer.output.value
     viewer.show("mastery/combat/death/fighting-on#99")
     assert "rl-error" in viewer.output.value and "no rule with id" in viewer.output.value
+
+
+def test_a_gm_word_shows_how_it_reached_the_book():
+    # "HP" is not the book's word; the search maps it to health and says so under the hit.
+    panel = SearchPanel("HP")
+    first = panel.results.hits[0]
+    assert first.matched_via and "health" in first.matched_via[0]
+    assert f'<div class="rl-via">{esc("; ".join(first.matched_via))}</div>' in panel.hit_snippets[0].value

@@ -49,7 +49,7 @@ class MasteryRoundPanel:
     ``attack`` (an attack is declared), ``spell`` (speed of a declared spell, or none), ``hold_to``
     (hold to a later phase, or none), ``unaware`` with ``agility``/``perception`` tiers (Startle).
     ``roster.add_button`` adds; ``roster.remove_button`` / ``roster.clear_button`` edit the list.
-    Round controls: ``round_number``, ``dice`` (seed, or script ``side: 4`` for the 1d6 side roll and
+    Round controls: ``round_number``, ``startle_dc`` / ``ambush_dc`` (0: not set), ``dice`` (seed, or script ``side: 4`` for the 1d6 side roll and
     ``startle_agility`` / ``startle_perception``). ``button`` runs the sequence.
 
     Attributes:
@@ -74,6 +74,8 @@ class MasteryRoundPanel:
         self.agility = int_box("Agility tier", 1, "140px")
         self.perception = int_box("Perception tier", 1, "160px")
         self.round_number = int_box("Round", 1, "110px")
+        self.startle_dc = int_box("Startle DC (0: the default 6)", 0, "230px")
+        self.ambush_dc = int_box("Ambush DC (0: no ambush)", 0, "210px")
         self.dice = DiceControls(seed=seed, script=script, on_new_seed=self.run, slots_hint="side: 4")
         self.roster = _Roster(self.add, "Add combatant")
         self.roster.remove_button.on_click(lambda _b: self._remove())
@@ -85,7 +87,7 @@ class MasteryRoundPanel:
             [self.name, self.side, self.weapon, self.attack, self.spell, self.hold_to],
             [self.unaware, self.agility, self.perception, self.roster.add_button, self.roster.remove_button,
              self.roster.clear_button],
-            self.roster.view, [self.round_number], self.dice.row, [self.button]],
+            self.roster.view, [self.round_number, self.startle_dc, self.ambush_dc], self.dice.row, [self.button]],
             on_rulings_change=self.run, css_class="rl-mastery-round-panel")
         self.output = self.frame.output
         self.widget = self.frame.widget
@@ -146,6 +148,7 @@ class MasteryRoundPanel:
 
         self.result = None
         r = sequence_round(self.combatants, round_number=self.round_number.value,
+                           startle_dc=self.startle_dc.value or None, ambush_dc=self.ambush_dc.value or None,
                            rulings=dict(self.frame.rulings.overrides), **self.dice.kwargs())
         self.result = r
         rows = []

@@ -128,8 +128,10 @@ class SearchPanel:
                 h = hits[i]
                 self.hit_buttons[i].description = h.breadcrumb
                 self.hit_buttons[i].tooltip = h.id
+                via = getattr(h, "matched_via", ())
                 self.hit_snippets[i].value = (f'<div class="rl-hit-snippet">{h.snippet}</div>'
-                                              f'<div class="rl-hit-id" data-rule-id="{esc(h.id)}">{esc(h.id)}</div>')
+                                              f'<div class="rl-hit-id" data-rule-id="{esc(h.id)}">{esc(h.id)}</div>'
+                                              + (f'<div class="rl-via">{esc("; ".join(via))}</div>' if via else ""))
                 box.layout.display = None
             else:
                 box.layout.display = "none"
