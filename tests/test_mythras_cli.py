@@ -87,3 +87,13 @@ def test_bad_input_exits_1_naming_the_field(capsys, tmp_path, change, field):
 def test_missing_input(capsys):
     code, _, err = run(capsys, "exchange", "mythras")
     assert code == 1 and "--input" in err
+
+
+def test_engines_stay_pure():
+    import subprocess
+    import sys
+    code = ("import sys, ruleslawyer.rulesets.mythras, ruleslawyer.rulesets.darkmaster, "
+            "ruleslawyer.commands.mythras, ruleslawyer.commands.darkmaster; "
+            "print(sorted(m for m in ('sqlite3', 'pandas', 'ipywidgets') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
