@@ -382,3 +382,17 @@ def test_flags_must_be_booleans():
     with pytest.raises(RulesInputError) as e:
         ex({"charge": "yes"}, {})
     assert e.value.field == "attacker.charge"
+
+
+def test_natural_armour_by_location():
+    # 1d8 = 6 to the Head: worn 1 + natural 3 (Head only) = 4 -> 2; to the Chest natural 0 -> 6
+    d = {"defence": "none", "armour": {"Head": 1}, "natural_armour": {"Head": 3}}
+    assert ex({}, d, dice={"attack": [30], "damage": [6], "location": [20]}).damage == 2
+    assert ex({}, d, dice={"attack": [30], "damage": [6], "location": [12]}).damage == 6
+
+
+def test_hit_location_cites_the_row_landed_on():
+    r = ex({}, {"defence": "none"}, dice={"attack": [30], "damage": [6], "location": [16]})
+    assert r.location == "Left Arm"  # 16–18
+    loc = next(s for s in r.trace.walk() if s.label == "Hit location: Left Arm")
+    assert loc.value == 16 and loc.cites[1].rule_id.startswith("mythras/supplement/hit-location#")

@@ -12,14 +12,13 @@ from fractions import Fraction
 
 from ruleslawyer.dice import Dice, parse_dice
 from ruleslawyer.errors import RulesInputError
-from ruleslawyer.tables import roll_table
 from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, resolve_ruling
 
 from . import _tables, ids, rulings
 
 __all__ = [
     "size_row", "size_names", "shift_size", "damage_modifier_row", "shift_damage_modifier", "halve",
-    "floor_zero", "parry_stops", "location_names", "check_location", "roll_location",
+    "floor_zero", "parry_stops", "location_names", "check_location", "roll_location", "parse_weapon_dice",
 ]
 
 
@@ -175,13 +174,14 @@ def check_location(name: object, field: str) -> str:
 
 
 def roll_location(dice: Dice) -> tuple[str, Step]:
-    """Roll 1d20 on ``hit-location-humanoid`` (slot ``location``); the step cites the row."""
+    """Roll 1d20 on ``hit-location-humanoid`` (slot ``location``); the step cites the row landed on."""
     t = _tables.hit_locations()
-    result = roll_table(t, dice=dice, slot="location")
-    step = result.trace
-    return result.row.cells[1], Step.of(step.kind, f"Hit location: {result.row.cells[1]}", value=result.roll,
-                                        detail=step.detail, cites=(ids.EX_DAMAGE, *step.cites),
-                                        children=step.children)
+    face = dice.roll(t.sides, "location")
+    row = t.row_for(face)
+    span = f"{row.low}" if row.low == row.high else f"{row.low}–{row.high}"
+    return row.cells[1], Step.of(StepKind.ROLL, f"Hit location: {row.cells[1]}", value=face,
+                                 detail=f"{t.dice} = {face}, row {span}",
+                                 cites=[ids.EX_DAMAGE, Citation(row.unit_id, f"row {span}")])
 
 
 def parse_weapon_dice(expr: object, field: str):
