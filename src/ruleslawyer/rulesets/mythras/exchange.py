@@ -20,7 +20,7 @@ from ruleslawyer.errors import RulesInputError
 from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, TracedResult, check_overrides, resolve_ruling
 
 from . import _tables, damage as dmg, ids, rulings as _r
-from .levels import (DifficultyGrade, LevelOfSuccess, SkillRoll, _enum, adjust_over_100, check_skill,
+from .levels import (DifficultyGrade, LevelOfSuccess, SkillRoll, _enum, _grade_rows, adjust_over_100, check_skill,
                      differential, graded_skill, rank, roll_skill, step_grade)
 from .special_effects import (ARISE, BYPASS_ARMOR, CHOOSE_LOCATION, ENHANCE_PARRY, IMPALE, MAXIMISE_DAMAGE,
                               NUMERIC_EFFECTS, EffectContext, Side, WeaponTrait, choose_effects,
@@ -376,8 +376,10 @@ def _grade(who: str, base: DifficultyGrade, conds: list[tuple[str, int, str]], a
                                 detail=f"{grade.value} eased one grade to {eased.value} (once)",
                                 cites=[ids.RANGED_AIM]))
         grade = eased
+    row = _grade_rows()[grade].row
     return grade, Step.of(StepKind.RULE, f"{who} grade: {grade.value}", value=grade.value,
-                          detail=f"from {base.value}", rulings=uses, children=children)
+                          detail=f"from {base.value}", cites=[Citation(row.unit_id, f"{grade.value} row")],
+                          rulings=uses, children=children)
 
 
 def _steps_of(grade: DifficultyGrade) -> int:
