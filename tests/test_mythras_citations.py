@@ -96,6 +96,24 @@ def test_exchange_traces_cite_real_ids(ids):
     assert len({r for r in seen_rulings if r.startswith("mythras.")}) >= 15
 
 
+def _uncited(trace):
+    """Steps that decide something (roll, modifier, comparison, rule, ruling) yet cite nothing."""
+    return [s.label for s in trace.walk() if s.kind.value in ("roll", "modifier", "compare", "rule", "ruling")
+            and not s.cites and not s.rulings]
+
+
+def test_every_deciding_step_cites_a_rule_or_a_ruling():
+    rng = random.Random(5)
+    for i in range(200):
+        assert _uncited(resolve_exchange(random_exchange(rng), seed=i).trace) == []
+    for i in range(200):
+        try:
+            r = sequence_round(random_round(rng), strict=False)
+        except RulesInputError:
+            continue
+        assert _uncited(r.trace) == []
+
+
 def test_initiative_traces_cite_real_ids(ids):
     rng = random.Random(7)
     for i in range(100):

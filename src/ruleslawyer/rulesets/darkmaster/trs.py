@@ -377,6 +377,7 @@ def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: 
     trace = Step.of(StepKind.RESULT, "Against the Darkmaster: Tactical Round Sequence",
                     value=[p.phase.value for p in results],
                     detail=" → ".join(p.phase.value for p in results), cites=[ids.TRS],
-                    children=[Step.of(StepKind.RULE, "Declarations", children=check_steps), *phase_steps, *extra])
+                    children=[Step.of(StepKind.RULE, "Declarations", cites=[ids.ACTION_TYPES, ids.DECLARATION],
+                                      children=check_steps), *phase_steps, *extra])
     return SequenceResult(tuple(results), tuple(skipped), tuple(declared_order), tuple(readied), tuple(any_time),
                           parries, tuple(lost), tuple(refusals), trace)

@@ -248,11 +248,13 @@ def roll_skill(skill: int, *, grade: DifficultyGrade | str = DifficultyGrade.STA
     if roll is None:
         dice = dice or Dice()
         roll = dice.roll(100, slot)
-        children.append(Step.of(StepKind.ROLL, "d100", value=roll, detail=f"rolled {d100_label(roll)}"))
+        children.append(Step.of(StepKind.ROLL, "d100", value=roll, detail=f"rolled {d100_label(roll)}",
+                                cites=[_tables.table("levels").section]))
     else:
         if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= 100:
             raise RulesInputError(f"{field}.roll", f"a d100 roll must be 1 to 100 (100 = 00), got {roll!r}")
-        children.append(Step.of(StepKind.ROLL, "d100 (entered)", value=roll, detail=f"entered {d100_label(roll)}"))
+        children.append(Step.of(StepKind.ROLL, "d100 (entered)", value=roll, detail=f"entered {d100_label(roll)}",
+                                cites=[_tables.table("levels").section]))
     level, cstep = level_of_success(roll, eff)
     children.append(cstep)
     trace = Step.of(StepKind.RESULT, f"{label}: {level.value}", value=level.value,
