@@ -97,3 +97,17 @@ def test_engines_stay_pure():
             "print(sorted(m for m in ('sqlite3', 'pandas', 'ipywidgets') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_evade_and_surprise_examples(capsys):
+    # Evade 12 <= 68 Success vs attack 33 <= 55 Success: no effects, no damage, Daredevil stays standing
+    code, out, _ = run(capsys, "exchange", "mythras", "--input", str(EXAMPLES / "evade-daredevil.json"), "--json")
+    data = json.loads(out)
+    assert (data["hit"], data["damage"], data["prone"], data["effects_won"]) == (False, 0, False, 0)
+    # a surprised Sentry cannot parry (Failure): 1 + 1 bonus effect; Choose Location on the warded Left Arm:
+    # the Huge shield's passive block stops all of the Medium spear's Impale-rolled 7 (1d8+1: 3 and 7)
+    code, out, _ = run(capsys, "exchange", "mythras", "--input", str(EXAMPLES / "surprise-ward.json"), "--json")
+    data = json.loads(out)
+    assert data["attacker_effects"] == ["Choose Location", "Impale"]
+    assert (data["location"], data["damage_rolled"], data["damage_after_parry"], data["damage"]) == (
+        "Left Arm", 7, 0, 0)
