@@ -198,7 +198,8 @@ def damage_modifiers() -> list[DamageModifierRow]:
                 low, high = int(a), int(b)
             else:
                 low = high = int(band)
-            out.append(DamageModifierRow(low, high, r.cells[1].translate(_DASHES).replace(" ", ""), r))
+            dice = cell(t, r, "Damage Modifier").translate(_DASHES).replace(" ", "")
+            out.append(DamageModifierRow(low, high, dice, r))
         return out
     return _memo("damage_modifiers", build)
 

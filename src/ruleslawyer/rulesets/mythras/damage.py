@@ -157,7 +157,7 @@ def parry_stops(parry: _tables.SizeRow, attack: _tables.SizeRow, damage: int,
 def location_names() -> tuple[str, ...]:
     """The humanoid hit locations in table order (Right Leg … Head)."""
     t = _tables.hit_locations()
-    return tuple(r.cells[1] for r in t.rows)
+    return tuple(_tables.cell(t, r, "Location") for r in t.rows)
 
 
 def check_location(name: object, field: str) -> str:
@@ -178,8 +178,9 @@ def roll_location(dice: Dice) -> tuple[str, Step]:
     t = _tables.hit_locations()
     face = dice.roll(t.sides, "location")
     row = t.row_for(face)
+    name = _tables.cell(t, row, "Location")
     span = f"{row.low}" if row.low == row.high else f"{row.low}–{row.high}"
-    return row.cells[1], Step.of(StepKind.ROLL, f"Hit location: {row.cells[1]}", value=face,
+    return name, Step.of(StepKind.ROLL, f"Hit location: {name}", value=face,
                                  detail=f"{t.dice} = {face}, row {span}",
                                  cites=[ids.EX_DAMAGE, Citation(row.unit_id, f"row {span}")])
 
