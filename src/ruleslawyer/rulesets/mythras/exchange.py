@@ -353,6 +353,14 @@ class ExchangeResult(TracedResult):
     seed: int | None
     trace: Step
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe fields; the two skill rolls leave out their own trace (it is inside ``trace``)."""
+        data = super().to_dict()
+        for key in ("attack", "defence"):
+            if isinstance(data.get(key), dict):
+                data[key].pop("trace", None)
+        return data
+
 
 def _grade(who: str, base: DifficultyGrade, conds: list[tuple[str, int, str]], aimed: bool,
            overrides) -> tuple[DifficultyGrade, Step | None]:
