@@ -17,7 +17,7 @@ from ruleslawyer.tables import RuleTable, TableRow
 __all__ = [
     "TABLE_IDS", "table", "clear_cache", "cell", "LevelRow", "GradeRow", "SizeRow", "ParrySizeRow",
     "DamageModifierRow", "EffectRow", "levels", "grades", "sizes", "parry_sizes", "damage_modifiers",
-    "hit_locations", "effects",
+    "hit_locations", "effects", "action_row",
 ]
 
 _S = "mythras/supplement/tables/"
@@ -217,3 +217,15 @@ def effects() -> dict[str, EffectRow]:
                                              cell(t, r, "Needs"), cell(t, r, "Weapons").lower(), r)
                 for r in t.rows}
     return _memo("effects", build)
+
+
+def action_row(name: str) -> TableRow:
+    """The ``action-menu`` row of an action (``"Parry"``, ``"Evade"``, ``"Ward Location"``)."""
+    def build():
+        t = table("actions")
+        return {cell(t, r, "Action").lower(): r for r in t.rows}
+    rows = _memo("actions", build)
+    try:
+        return rows[name.lower()]
+    except KeyError:
+        raise LookupError(f"action-menu has no action {name!r}") from None

@@ -560,8 +560,9 @@ def resolve_exchange(inp: ExchangeInput, *, dice: Dice | None = None, rng=None, 
         if kind is Defence.PARRY and not attack.level.succeeded:
             detail += " — parrying a miss on purpose to fish for defensive Special Effects"
             cite = [cite, ids.EX_NO_PARRY]
+        menu = Citation(_tables.action_row(kind.value.title()).unit_id, f"{kind.value.title()} is Reactive")
         steps.append(Step.of(StepKind.RULE, f"2. Defence: {kind.value}", value=d_level.value, detail=detail,
-                             cites=[cite, ids.MENU_REACTIVE] if not isinstance(cite, list) else [*cite, ids.MENU_REACTIVE],
+                             cites=[*(cite if isinstance(cite, list) else [cite]), ids.MENU_REACTIVE, menu],
                              children=[x for x in (d_gstep, defence.trace) if x is not None]))
 
     # ---- 3. differential -------------------------------------------------------------------------
@@ -754,7 +755,9 @@ def resolve_exchange(inp: ExchangeInput, *, dice: Dice | None = None, rng=None, 
                 after, wstep = dmg.parry_stops(dmg.size_row(d.ward.size, "defender.ward.size"), att_size, after,
                                                overrides, f"Ward Location ({location})")
                 dsteps.append(Step.of(StepKind.RULING, wstep.label, wstep.value, wstep.detail,
-                                      (ids.MENU_FREE, *wstep.cites), (use, *wstep.rulings)))
+                                      (ids.MENU_FREE, Citation(_tables.action_row("Ward Location").unit_id,
+                                                               "Ward Location: a passive block"), *wstep.cites),
+                                      (use, *wstep.rulings)))
             else:
                 dsteps.append(Step.of(StepKind.RULING, f"Ward Location ({location}) recorded", value=after,
                                       cites=[ids.MENU_FREE], rulings=[use]))
