@@ -229,3 +229,10 @@ def test_stale_database_is_rebuilt_when_sources_change(tmp_path, monkeypatch):
     with pytest.warns(rulesdb.RulesDatabaseWarning, match=r"house/a\.md:12"):
         assert rulesdb.search("second wording", db=target)[0].id == "house/extras/alpha#1"
     rulesdb.reset_cache()
+
+
+def test_scripted_roll_says_scripted_not_seeded(db):
+    r = rulesdb.roll("mastery/combat/tables/trauma", script={"table": [23]}, db=db)
+    assert r.roll == 23 and r.seed is None
+    assert r.trace.children[0].label == "scripted d100"
+    assert r.cells["Trauma"].startswith("Lose your nose.")

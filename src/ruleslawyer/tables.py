@@ -112,9 +112,11 @@ def roll_table(table: RuleTable, *, roll: int | None = None, dice: Dice | None =
     seed = None
     if roll is None:
         dice = dice or Dice()
-        seed = dice.seed
+        scripted = dice.is_scripted(slot)
+        seed = None if scripted else dice.seed
         face = dice.roll(table.sides, slot)
-        how = f"rolled {table.dice}" + (f" (seed {seed})" if seed is not None else "")
+        how = (f"scripted {table.dice}" if scripted else
+               f"rolled {table.dice}" + (f" (seed {seed})" if seed is not None else ""))
     else:
         face = roll
         how = f"{table.dice} result entered"
