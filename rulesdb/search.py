@@ -639,29 +639,31 @@ def compile_query(query: str) -> tuple[str, str]:
 
 
 def _snippet(idx: _Index, rowid: int, marks: set[str], prefixes: tuple[str, ...]) -> str:
+    """The unit's escaped text (at most SNIPPET_TOKENS words around the first match) with
+    ``<mark>`` around every word whose stem is in ``marks`` or that starts with a prefix."""
     escaped, toks, where = idx.unit_tokens(rowid)
     hits = [k for m in marks.intersection(where) for k in where[m]]
     if prefixes:
         hits += [k for k, t in enumerate(toks)
                  if t[2] not in marks and any(t[3].startswith(p) or t[2].startswith(p) for p in prefixes)]
-    hits.sort()
-    lo, hi = 0, len(toks)
-    if hi > SNIPPET_TOKENS:
-        first = hits[0] if hits else 0
-        lo = max(0, min(first - 4, len(toks) - SNIPPET_TOKENS))
+    if len(hits) > 1:
+        hits.sort()
+    n = len(toks)
+    if n <= SNIPPET_TOKENS:
+        lo, hi, pos, end, out = 0, n, 0, len(escaped), []
+    else:
+        lo = max(0, min((hits[0] if hits else 0) - 4, n - SNIPPET_TOKENS))
         hi = lo + SNIPPET_TOKENS
-    start = 0 if lo == 0 else toks[lo][0]
-    end = len(escaped) if hi >= len(toks) else toks[hi - 1][1]
-    out: list[str] = ["…"] if lo > 0 else []
-    pos = start
+        pos = toks[lo][0]
+        end = len(escaped) if hi >= n else toks[hi - 1][1]
+        out = ["…"] if lo else []
     for k in hits:
         if lo <= k < hi:
             s, e = toks[k][0], toks[k][1]
-            out.append(escaped[pos:s])
-            out.append("<mark>" + escaped[s:e] + "</mark>")
+            out += (escaped[pos:s], "<mark>", escaped[s:e], "</mark>")
             pos = e
     out.append(escaped[pos:end])
-    if hi < len(toks):
+    if hi < n:
         out.append("…")
     return "".join(out)
 
@@ -737,10 +739,7 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
             cover[r] += w * LABEL_BONUS * (1.0 if r in typed else SYNONYM_FACTOR)
         per_group.append((g, seen, posts, posts[0][1] if has_typed else {}))
     factor = idx.factor
-    ranked = []
-    for r, c in cover.items():
-        b = bm[r] * factor[r]
-        ranked.append((c / total + BM25_SHARE * b / (1.0 + b), -r))
+    ranked = [(c / total + BM25_SHARE * (b := bm[r] * factor[r]) / (1.0 + b), -r) for r, c in cover.items()]
     top = heapq.nlargest(limit, ranked)
     best = [-r for _, r in top]
     scores = {-r: sc for sc, r in top}
@@ -752,8 +751,11 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
         marks: set[str] = set()
         prefixes: list[str] = []
         via: list[str] = []
-        for g, seen, posts, typed in per_group:
+        for _g, seen, posts, typed in per_group:
             if rowid not in seen:
+                continue
+            if len(posts) == 1 and posts[0][0].prefix is None and not posts[0][0].note:
+                marks.update(posts[0][0].stems)  # the common case: one word, as typed
                 continue
             typed_matched = rowid in typed
             for a, p in posts:
