@@ -27,7 +27,7 @@ import pkgutil
 import re
 from dataclasses import dataclass, field
 
-from .extract import WORD_RE, fold
+from .words import WORD_RE, fold
 
 __all__ = ["AuditReport", "audit", "cross_references", "NUMBER_WORDS"]
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .extract import WORD_RE, fold
+from .words import WORD_RE, fold
 
 __all__ = ["CONCORDANCE_FILE", "Cited", "Cell", "Comparison", "UnknownConceptError", "concepts", "compare",
            "concordance"]

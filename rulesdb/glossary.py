@@ -15,7 +15,7 @@ import os
 from dataclasses import asdict, dataclass
 
 from .db import connect
-from .extract import WORD_RE, fold
+from .words import WORD_RE, fold
 from .synonyms import expand
 
 __all__ = ["Definition", "Definitions", "UnknownTermError", "define", "glossary", "terms_in", "STYLE_ORDER"]
@@ -170,7 +170,7 @@ def define(term: str, ruleset: str | None = None, *, db: str | os.PathLike[str] 
         found += by_key.get(k, [])
     via: list[str] = []
     if not found:
-        from .extract import porter_stems
+        from .words import porter_stems
 
         words = set(key.split()) | {w for k in by_key for w in k.split()}
         stem = porter_stems(words)

@@ -22,9 +22,7 @@ FTS5 ``MATCH`` expression (every term quoted), usable in Datasette.
 
 from __future__ import annotations
 
-import difflib
 import heapq
-import html
 import math
 import re
 import sqlite3
@@ -33,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
 from .db import connect
-from .extract import HEADING_WEIGHT, WORD_RE, fold, porter_stems
+from .words import HEADING_WEIGHT, WORD_RE, fold, porter_stems
 from .synonyms import COMMON, phrase_table
 
 __all__ = ["Hit", "SearchResults", "compile_query", "search", "suggest", "complete", "HEADING_WEIGHT",
@@ -73,6 +71,12 @@ SYNONYM_FACTOR = 0.6
 HEADING_FACTOR = 1.0
 
 _MARK = ("<mark>", "</mark>")
+#: What _escape(text, quote=True) does, without importing html (kept off the CLI's cold path).
+_ESCAPE = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"})
+
+
+def _escape(text: str) -> str:
+    return text.translate(_ESCAPE)
 
 
 @dataclass(frozen=True)
@@ -334,8 +338,8 @@ class _Index:
         pos = 0
         length = 0
         for m in WORD_RE.finditer(text):
-            before = html.escape(text[pos:m.start()])
-            word = html.escape(m.group())
+            before = _escape(text[pos:m.start()])
+            word = _escape(m.group())
             pieces.append(before)
             length += len(before)
             folded = fold(m.group())
@@ -345,7 +349,7 @@ class _Index:
             pieces.append(word)
             length += len(word)
             pos = m.end()
-        pieces.append(html.escape(text[pos:]))
+        pieces.append(_escape(text[pos:]))
         cached = ("".join(pieces), tuple(toks), {k: tuple(v) for k, v in where.items()})
         self.tokens[rowid] = cached
         return cached
@@ -492,6 +496,8 @@ def _correct(word: str, idx: _Index) -> str | None:
     if word in cache:
         return cache[word]
     near = [w for w in _near_words(word, idx, 2) if w[0] == word[0]]
+    import difflib
+
     fix = next((c for c in difflib.get_close_matches(word, near, n=3, cutoff=0.84) if c not in STOPWORDS), None)
     if len(cache) < 4096:
         cache[word] = fix
@@ -787,6 +793,8 @@ def suggest(query: str, *, db: str | None = None, n: int = 3) -> list[str]:
     Returns:
         Vocabulary words close to the query's words that the rules never use, best first.
     """
+    import difflib
+
     idx = _index(connect(db))
     vocab_set = set(idx.vocab)
     words = [fold(w).rstrip("*") for w in _TOKEN.findall((query or "").translate(_QUOTES)[:20000]) if len(w) > 2][:8]

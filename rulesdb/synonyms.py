@@ -9,12 +9,11 @@ hit (``Hit.matched_via``).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .extract import WORD_RE, fold
+from .words import WORD_RE, fold
 
 __all__ = ["COMMON", "SYNONYMS_DIR", "Synonym", "synonyms", "phrase_table", "expand", "synonym_words"]
 
@@ -48,6 +47,8 @@ def _words(text: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=1)
 def _load() -> tuple[Synonym, ...]:
+    import json
+
     out: list[Synonym] = []
     for path in sorted(SYNONYMS_DIR.glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
