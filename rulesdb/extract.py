@@ -101,7 +101,9 @@ def find_definitions(unit_id: str, kind: str, text: str) -> list[tuple[str, str,
             add(abbr.group(1), "label")
         else:
             add(term, "label")
-    for sentence in _SENTENCE_SPLIT.split(text):
+    # A labelled unit defines its label; a later "X is …" inside it ("Charge: … Attack is Hard")
+    # describes that label's rule, not a term of its own.
+    for sentence in ([] if m else _SENTENCE_SPLIT.split(text)):
         s = _SENTENCE.match(sentence)
         if s and (s.group("art") or s.group("term")[0].isupper()):
             add(s.group("term"), "sentence")
