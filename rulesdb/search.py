@@ -730,6 +730,13 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
         typed = posts[0][1] if has_typed else seen
         w = g.weight
         ws = w * SYNONYM_FACTOR
+        # A unit that defines the word ("Evade: …", "Durability. Durability is …") counts it more.
+        defining: set[int] = set()
+        for a, p in posts:
+            defining |= idx.defining(a, p)
+        per_group.append((g, seen, posts, posts[0][1] if has_typed else {}))
+        if len(groups) == 1:
+            break  # scored in one pass below
         if not cover:
             cover = {r: (w if r in typed else ws) for r in seen}
             bm = dict(seen)
@@ -737,15 +744,18 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
             for r, c in seen.items():
                 cover[r] = cover.get(r, 0.0) + (w if r in typed else ws)
                 bm[r] = bm.get(r, 0.0) + c
-        # A unit that defines the word ("Evade: …", "Durability. Durability is …") counts it more.
-        defining: set[int] = set()
-        for a, p in posts:
-            defining |= idx.defining(a, p)
         for r in defining:
-            cover[r] += w * LABEL_BONUS * (1.0 if r in typed else SYNONYM_FACTOR)
-        per_group.append((g, seen, posts, posts[0][1] if has_typed else {}))
+            cover[r] += (w if r in typed else ws) * LABEL_BONUS
     factor = idx.factor
-    ranked = [(c / total + BM25_SHARE * (b := bm[r] * factor[r]) / (1.0 + b), -r) for r, c in cover.items()]
+    if len(groups) == 1 and per_group:
+        # The same score as below for one group: its (typed or synonym) weight, times the
+        # definition bonus, over the total weight, plus the bm25 part.
+        k, kl = w / total, w / total * (1.0 + LABEL_BONUS)
+        ks, ksl = k * SYNONYM_FACTOR, kl * SYNONYM_FACTOR
+        ranked = [(((kl if r in defining else k) if r in typed else (ksl if r in defining else ks))
+                   + BM25_SHARE * (b := c * factor[r]) / (1.0 + b), -r) for r, c in seen.items()]
+    else:
+        ranked = [(c / total + BM25_SHARE * (b := bm[r] * factor[r]) / (1.0 + b), -r) for r, c in cover.items()]
     top = heapq.nlargest(limit, ranked)
     best = [-r for _, r in top]
     scores = {-r: sc for sc, r in top}
