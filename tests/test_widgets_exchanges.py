@@ -66,7 +66,8 @@ def test_mythras_winner_chooses_effects_after_the_differential_before_damage():
     out = panel.output.value
     assert 'data-stage="differential"' in out and 'data-effects-won="2"' in out
     assert "5–7. Damage" not in out  # damage is not shown before the choice
-    assert "Choose Location" in panel.effects.options and "Maximise Damage" in panel.effects.options
+    labels = [label for label, _ in panel.effects.options]
+    assert "Choose Location" in labels and "Maximise Damage" in labels
     # Choose Location (Head) and Maximise Damage: 1d8 maximised 8 + Damage Modifier 1d2 (STR+SIZ 27,
     # band 26–30) scripted 2 = 10; the parry failed, so nothing is stopped; 4 Armor Points -> 6 to the Head.
     panel.effects.value = ("Choose Location", "Maximise Damage")
@@ -83,7 +84,7 @@ def test_mythras_winner_chooses_effects_after_the_differential_before_damage():
 def test_mythras_too_many_effects_is_a_message():
     panel = MythrasExchangePanel(script=MYTHRAS_SCRIPT)
     panel.run()
-    panel.effects.value = tuple(panel.effects.options[:3])
+    panel.effects.value = tuple(v for _, v in panel.effects.options[:3])
     panel.apply()
     assert '<b class="rl-field">effects</b>' in panel.output.value and "2 Special Effects" in panel.output.value
 
@@ -97,3 +98,25 @@ def test_mythras_no_effects_to_choose_shows_the_whole_exchange():
     assert panel.stage == "done" and panel.result.winner is None
     assert panel.result.damage_rolled == 6
     assert 'data-stage="done"' in panel.output.value
+
+
+def test_mythras_a_stackable_effect_can_be_taken_twice():
+    # Two Special Effects won (as above); the Damage Modifier 1d2 is scripted 1. Maximise Damage once:
+    # 1d8 maximised 8 + 1 = 9. Twice: the Damage Modifier is maximised too under the default ruling
+    # (weapon first, then the modifier): 8 + 2 = 10 to the Chest (location 1d20 scripted 11: the 10–12
+    # row), less 4 Armor Points = 6.
+    panel = MythrasExchangePanel(script=MYTHRAS_SCRIPT.replace("damage_modifier: 2", "damage_modifier: 1"))
+    panel.d_armour.value = 4
+    panel.run()
+    labels = [label for label, _ in panel.effects.options]
+    assert "Maximise Damage (again)" in labels
+    values = dict(panel.effects.options)
+    panel.effects.value = (values["Maximise Damage"],)
+    panel.apply()
+    assert panel.result.damage_rolled == 9
+    panel.run()
+    panel.effects.value = (values["Maximise Damage"], values["Maximise Damage (again)"])
+    panel.apply()
+    r = panel.result
+    assert r.attacker_effects == ("Maximise Damage", "Maximise Damage")
+    assert (r.location, r.damage_rolled, r.damage) == ("Chest", 10, 6)

@@ -10,6 +10,7 @@ from .base import DiceControls, PanelFrame, esc, int_box, trace_html
 __all__ = ["MythrasExchangePanel"]
 
 _W = {"description_width": "initial"}
+_AGAIN = "\x00again"  # option value suffix: a stackable Special Effect taken a second time
 
 
 def _until_differential(step):
@@ -160,7 +161,13 @@ class MythrasExchangePanel:
         cut = _until_differential(r.trace)
         if r.winner and r.effects_won and r.eligible.get(r.winner) and cut is not None:
             self.stage = "differential"
-            self.effects.options = list(r.eligible[r.winner])
+            from ruleslawyer.rulesets.mythras.special_effects import stackable_effects
+
+            options = [(name, name) for name in r.eligible[r.winner]]
+            if r.effects_won > 1:  # a stackable Effect may be taken again
+                options += [(f"{name} (again)", name + _AGAIN) for name in r.eligible[r.winner]
+                            if name in stackable_effects()]
+            self.effects.options = options
             self.effects.value = ()
             self.effects.description = f"{r.winner.capitalize()}: {r.effects_won} to pick"
             self.effects.layout.display = None
@@ -177,7 +184,7 @@ class MythrasExchangePanel:
 
     def apply(self) -> None:
         """Resolve again with the same dice and the chosen Special Effects; show the whole exchange."""
-        self._chosen = tuple(self.effects.value)
+        self._chosen = tuple(v.removesuffix(_AGAIN) for v in self.effects.value)
         self.frame.guard(self._apply)
 
     def _apply(self) -> None:
