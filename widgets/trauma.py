@@ -77,6 +77,7 @@ class TraumaPanel:
         self.result = None
         self.check = None
         self._last_sheet = self.sheet
+        self._pending = False  # True while a ruling change re-resolves the last roll
         self.button.on_click(lambda _b: self.run())
         self.new_seed_button.on_click(lambda _b: self.reroll())
         self.reset_button.on_click(lambda _b: self.reset())
@@ -99,7 +100,7 @@ class TraumaPanel:
         from ruleslawyer.rulesets.mastery.trauma import roll_trauma
 
         rulings = dict(self.frame.rulings.overrides)
-        if self.result is not None and self._rerun_pending():
+        if self.result is not None and self._pending:
             base = self._last_sheet  # a ruling change re-resolves the last roll against the sheet before it
         else:
             base = self.sheet
@@ -122,13 +123,13 @@ class TraumaPanel:
         self.frame.rulings.show(result.trace.ruling_uses())
         self.frame.show(head + sheet_html(self.sheet) + trace_html(result.trace), status=status)
 
-    def _rerun_pending(self) -> bool:
-        return getattr(self, "_pending", False)
-
     def rerun_with_rulings(self) -> None:
         """Re-resolve the last roll with the rulings now chosen (the sheet as it was before that roll)."""
         self._pending = True
-        self.run()
+        try:
+            self.run()
+        finally:
+            self._pending = False
 
     def reroll(self) -> None:
         """Draw a fresh seed and roll."""
