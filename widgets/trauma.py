@@ -57,7 +57,7 @@ class TraumaPanel:
         }
         self.event = widgets.Dropdown(options=[(labels.get(e, e.value), e.value) for e in TraumaEvent],
                                       description="Event", layout=widgets.Layout(width="440px"))
-        self.check_button = widgets.Button(description="Does a Trauma follow?")
+        self.check_button = widgets.Button(description="Does a Trauma follow?", layout=widgets.Layout(width="auto"))
         self.mode = widgets.ToggleButtons(options=[ROLL, ENTER], value=ROLL)
         self.seed = widgets.IntText(value=seed, description="Seed", layout=widgets.Layout(width="200px"))
         self.seed.add_class("rl-seed")
