@@ -145,3 +145,19 @@ def test_any_text_is_a_valid_query(query):
     assert_escaped(results)
     if not results:
         assert results.hint
+
+
+def test_score_is_coverage_plus_definition_bonus_plus_a_quarter_bm25():
+    # One word, as typed: every hit covers the query (1.0); the unit that defines the word
+    # ("Durability. Durability is …") gets the 0.5 definition bonus; bm25 adds less than 0.25.
+    hits = search("durability", ruleset="mastery")
+    assert hits[0].id == "mastery/combat/additional-combat-rules/health-types#1"
+    assert 1.5 <= hits[0].score < 1.75
+    defining = [h for h in hits if "Durability." in h.text or "Durability is" in h.text]
+    assert all(1.5 <= h.score < 1.75 for h in defining)
+    assert all(1.0 <= h.score < 1.25 for h in hits if h not in defining)
+    # Two words: a unit holding both ranks above every unit holding one.
+    both = search("dying timer", ruleset="mastery", limit=30)
+    n_both = sum(1 for h in both if "dying" in h.text.lower() and "timer" in h.text.lower())
+    assert n_both >= 3
+    assert all("timer" in h.text.lower() and "dying" in h.text.lower() for h in both[:n_both])
