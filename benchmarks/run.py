@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import time
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from harness import Row, machine  # noqa: E402
+from harness import Row, load, machine  # noqa: E402
 
 NOTES = HERE / "notes.md"
 
@@ -21,27 +22,37 @@ def fmt(x: float) -> str:
 
 def main(argv: list[str]) -> int:
     only = set(argv)
-    rows: list[tuple[str, Row]] = []
+    rows: list[tuple[str, Row, float]] = []
+    loads: list[str] = []
+    start_load = load()
     for path in sorted(HERE.glob("bench_*.py")):
         if only and path.stem not in only:
             continue
         t0 = time.perf_counter()
         mod = importlib.import_module(path.stem)
         for row in mod.run():
-            rows.append((path.stem, row))
+            one_min = os.getloadavg()[0]
+            rows.append((path.stem, row, one_min))
             verdict = {True: "meets", False: "MISSES", None: ""}[row.meets_goal()]
             print(f"{row.name}: {fmt(row.value)} {row.unit} vs {row.reference} {fmt(row.reference_value)} "
                   f"{row.unit} = {row.ratio:.2f}x {row.goal} {verdict}", flush=True)
-        print(f"  ({path.stem} took {time.perf_counter() - t0:.1f} s)", flush=True)
+        took = time.perf_counter() - t0
+        loads.append(f"{path.stem} ({took:.0f} s): {load()}")
+        print(f"  ({path.stem} took {took:.1f} s; load {load()})", flush=True)
     lines = ["# Benchmarks", "", f"Machine: {machine()}.", "",
+             f"Load average at the start of the run: {start_load}; after each module:", "",
+             *[f"- {x}" for x in loads], "",
+             "The machine is shared: other work runs beside the benchmarks, so wall-clock figures read slower "
+             "under load. Ratios are the figure to read; in-process rows time each figure and its reference "
+             "in turns (see notes).", "",
              "Each figure is next to its reference, measured in the same run (`make bench`).", "",
-             "| figure | value | reference | reference value | ratio | goal | met |",
-             "|---|---|---|---|---|---|---|"]
-    for _, r in rows:
+             "| figure | value | reference | reference value | ratio | goal | met | load (1 min) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for _, r, one_min in rows:
         met = {True: "yes", False: "**no**", None: "—"}[r.meets_goal()]
         lines.append(f"| {r.name} | {fmt(r.value)} {r.unit} | {r.reference} | {fmt(r.reference_value)} {r.unit} "
-                     f"| {r.ratio:.2f}x | {r.goal or '—'} | {met} |")
-    notes = [f"- **{r.name}**: {r.note}" for _, r in rows if r.note]
+                     f"| {r.ratio:.2f}x | {r.goal or '—'} | {met} | {one_min:.1f} |")
+    notes = [f"- **{r.name}** vs {r.reference}: {r.note}" for _, r, _ in rows if r.note]
     if notes:
         lines += ["", "## Notes", "", *notes]
     if NOTES.exists():

@@ -13,7 +13,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-__all__ = ["main", "build_parser", "print_json", "COMMAND_MODULES"]
+__all__ = ["main", "build_parser", "print_json", "COMMAND_MODULES", "SOLE_MODULE"]
 
 #: Modules of ruleslawyer.commands, in the order their subcommands appear in --help.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -28,6 +28,15 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+#: Subcommands that one module defines entirely, with no other module adding to them: for these,
+#: :func:`main` builds the parser from that module alone. argparse spends a few milliseconds per
+#: subparser (help formatters, gettext look-ups), so a cold ``ruleslawyer search`` skips the other
+#: twenty-odd. Every other command, and ``--help``, gets the full parser.
+SOLE_MODULE: dict[str, str] = {name: "db" for name in ("build", "search", "show", "tables", "table", "roll")}
+
+_GLOBAL_OPTIONS_WITH_VALUE = ("--db", "--house-rules")
+
+
 def print_json(obj) -> None:
     """Print ``obj`` (a dict/list, or anything with ``to_dict()``) as indented JSON."""
     import json
@@ -38,7 +47,8 @@ def print_json(obj) -> None:
     sys.stdout.write("\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
+    """The argument parser with the subcommands of ``modules`` (default: all of COMMAND_MODULES)."""
     parser = argparse.ArgumentParser(
         prog="ruleslawyer",
         description="Search the combat rules of Mastery, Mythras and Against the Darkmaster, roll on "
@@ -48,13 +58,28 @@ def build_parser() -> argparse.ArgumentParser:
                         help="folder of house-rules Markdown to build in (default: $RULESLAWYER_HOUSE_RULES)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in COMMAND_MODULES:
+    for name in modules:
         importlib.import_module(f"ruleslawyer.commands.{name}").register(sub)
     return parser
 
 
+def _command_name(argv: Sequence[str]) -> str | None:
+    """The subcommand named in ``argv`` (the first word that is neither an option nor its value)."""
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word in _GLOBAL_OPTIONS_WITH_VALUE:
+            skip = True
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    name = _command_name(argv)
+    parser = build_parser((SOLE_MODULE[name],) if name in SOLE_MODULE else COMMAND_MODULES)
     args = parser.parse_args(argv)
     if args.house_rules:
         import os

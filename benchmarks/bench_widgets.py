@@ -1,0 +1,212 @@
+"""Widget click-to-rendered latency in Chromium (Voila), against a plain ipywidgets Button -> Label update
+in the same page, clicked in turns.
+
+One Voila page holds three things: the Mastery exchange panel (scripted dice), the Trauma panel, and a
+plain ``ipywidgets.Button`` whose handler sets a ``Label``'s value. Each sample is timed in the page
+(``performance.now()`` from ``el.click()`` until a ``MutationObserver`` sees the awaited element):
+
+* exchange: click "Resolve exchange" until ``.rl-outcome[data-attack=N]`` shows; the script alternates
+  between ``attack: 1`` (d4 1 + WEA 2 = 3) and ``attack: 4 4 1; endurance: 2`` (11), so every click
+  waits for an outcome not yet on show (the recipe of ``tests/browser/test_app_browser.py``);
+* trauma: click "Roll" until ``.rl-outcome[data-roll=N]`` shows, seeds alternating 1 (d100 18) and 7 (42);
+* reference: click the plain button until the label reads the next count.
+
+The browser settings (Debian chromium, its flags) come from ``tests/browser/harness.py``; every request
+not to 127.0.0.1 is aborted. Without chromium or playwright the rows are skipped (no row, a message).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+from harness import QUICK, Row
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = 2 if QUICK else 15  # clicks per figure, after a warm-up click each
+
+# Click `click`, resolve with the ms until `selector` matches (and, if given, its text equals `text`).
+CLICK_TIMED = """([click, selector, text]) => new Promise((resolve, reject) => {
+  const el = document.querySelector(click);
+  if (!el) { reject(new Error('nothing to click: ' + click)); return; }
+  const ok = () => { const t = document.querySelector(selector);
+                     return !!t && (text === null || t.textContent.trim() === text); };
+  const t0 = performance.now();
+  const obs = new MutationObserver(() => { if (ok()) { obs.disconnect(); resolve(performance.now() - t0); } });
+  obs.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+  el.click();
+  setTimeout(() => { obs.disconnect(); reject(new Error('timeout waiting for ' + selector)); }, 10000);
+})"""
+
+NOTEBOOK_CELLS = [
+    """import ipywidgets as w
+from IPython.display import display
+from ruleslawyer.widgets.exchange_mastery import MasteryExchangePanel
+from ruleslawyer.widgets.trauma import TraumaPanel
+
+plain = w.Button(description="Plain button")
+plain.add_class("bench-plain")
+label = w.Label("0")
+label.add_class("bench-label")
+plain.on_click(lambda _b: setattr(label, "value", str(int(label.value) + 1)))
+exchange = MasteryExchangePanel()
+exchange.load(script="attack: 1")
+trauma = TraumaPanel(seed=1)
+display(w.HBox([plain, label]), exchange, trauma)""",
+]
+
+
+def _browser_settings():
+    """CHROMIUM and CHROMIUM_ARGS of tests/browser/harness.py (loaded under another module name)."""
+    spec = importlib.util.spec_from_file_location("rl_browser_harness", ROOT / "tests" / "browser" / "harness.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.CHROMIUM, mod.CHROMIUM_ARGS
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_http(url: str, proc: subprocess.Popen, log: Path, timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"voila exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            urllib.request.urlopen(url, timeout=2).close()
+            return
+        except urllib.error.HTTPError:
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not answer in {timeout:.0f} s:\n{log.read_text()[-3000:]}")
+
+
+def _notebook(folder: Path) -> Path:
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(src) for src in NOTEBOOK_CELLS]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = folder / "latency.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+def _fill(page, selector: str, text: str) -> None:
+    box = page.locator(selector).first
+    box.fill(text)
+    box.press("Tab")
+    page.wait_for_timeout(50)  # let the new value reach the kernel before the click
+
+
+def measure(page) -> dict[str, list[float]]:
+    """Click in turns: plain button, exchange, plain button, trauma, ... -> samples in ms per figure."""
+    out: dict[str, list[float]] = {"plain": [], "exchange": [], "trauma": []}
+    count = [int(page.locator(".bench-label").first.inner_text().strip() or 0)]
+
+    def plain():
+        count[0] += 1
+        return page.evaluate(CLICK_TIMED, ["button.bench-plain", ".bench-label", str(count[0])])
+
+    scripts = [("attack: 4 4 1; endurance: 2", 11), ("attack: 1", 3)]
+    seeds = [(7, 42), (1, 18)]
+    for i in range(SAMPLES + 1):  # the first round is the warm-up
+        script, total = scripts[i % 2]
+        _fill(page, ".rl-mastery-exchange-panel .rl-script input", script)
+        t_plain = plain()
+        t_ex = page.evaluate(CLICK_TIMED, [".rl-mastery-exchange-panel button.rl-run",
+                                           f'.rl-mastery-exchange-panel .rl-outcome[data-attack="{total}"]', None])
+        seed, face = seeds[i % 2]
+        _fill(page, ".rl-trauma-panel .rl-seed input", str(seed))
+        t_plain2 = plain()
+        t_tr = page.evaluate(CLICK_TIMED, [".rl-trauma-panel button.rl-roll",
+                                           f'.rl-trauma-panel .rl-outcome[data-roll="{face}"]', None])
+        if i:
+            out["plain"] += [t_plain, t_plain2]
+            out["exchange"].append(t_ex)
+            out["trauma"].append(t_tr)
+    return out
+
+
+def run() -> list[Row]:
+    chromium, args = _browser_settings()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("  bench_widgets: skipped (no playwright package)")
+        return []
+    if not Path(chromium).exists():
+        print(f"  bench_widgets: skipped (no {chromium}; `make browser`)")
+        return []
+    tmp = Path(tempfile.mkdtemp(prefix="rl-bench-voila-"))
+    env = {**os.environ, "RULESLAWYER_DB": str(tmp / "rules.db"), "JUPYTER_RUNTIME_DIR": str(tmp / "runtime"),
+           "PYTHONUNBUFFERED": "1"}
+    env.pop("RULESLAWYER_HOUSE_RULES", None)
+    subprocess.run([sys.executable, "-m", "ruleslawyer.cli", "build"], env=env, check=True, stdout=subprocess.DEVNULL)
+    nb = _notebook(tmp)
+    port = _free_port()
+    log = tmp / "voila.log"
+    with open(log, "wb") as out:
+        voila = subprocess.Popen([sys.executable, "-m", "voila", "--no-browser", "--Voila.ip=127.0.0.1",
+                                  f"--Voila.port={port}", "--Voila.port_retries=0", str(nb)],
+                                 cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        _wait_http(f"http://127.0.0.1:{port}/voila/static/", voila, log)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(chromium), args=args, headless=True)
+            try:
+                context = browser.new_context(viewport={"width": 1400, "height": 1000})
+                context.route("**/*", lambda route: route.continue_()
+                              if urlparse(route.request.url).hostname == "127.0.0.1" else route.abort())
+                page = context.new_page()
+                page.set_default_timeout(90_000)
+                t0 = time.perf_counter()
+                page.goto(f"http://127.0.0.1:{port}/", wait_until="commit")
+                page.locator(".rl-trauma-panel").first.wait_for(state="visible")
+                page.locator(".bench-label").first.wait_for(state="visible")
+                load_s = time.perf_counter() - t0
+                samples = measure(page)
+            finally:
+                browser.close()
+    finally:
+        voila.terminate()
+        try:
+            voila.wait(10)
+        except subprocess.TimeoutExpired:
+            voila.kill()
+            voila.wait(5)
+    plain = statistics.median(samples["plain"])
+    note = (f"Voila, headless Debian chromium; medians of {len(samples['exchange'])} clicks after a warm-up "
+            f"click, in turns with {len(samples['plain'])} plain-button clicks (p90 "
+            "{p90:.0f} ms); the page loaded in " f"{load_s:.1f} s")
+
+    def p90(xs):
+        return sorted(xs)[max(0, int(round(0.9 * len(xs))) - 1)]
+
+    return [
+        Row("Mastery exchange panel: click → outcome rendered (Chromium, Voila)",
+            statistics.median(samples["exchange"]), "ms", "plain ipywidgets Button → Label, same page", plain,
+            goal="<= 150 ms", note=note.format(p90=p90(samples["exchange"]))),
+        Row("Trauma panel: click → row rendered (Chromium, Voila)",
+            statistics.median(samples["trauma"]), "ms", "plain ipywidgets Button → Label, same page", plain,
+            goal="<= 150 ms", note=note.format(p90=p90(samples["trauma"]))),
+    ]
+
+
+if __name__ == "__main__":
+    for r in run():
+        print(r)
