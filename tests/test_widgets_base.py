@@ -91,3 +91,17 @@ def test_css_is_shipped_and_styles_citations_and_rulings():
 
     text = css()
     assert "details.rl-citation" in text and ".rl-ruling" in text and ".rl-error" in text
+
+
+def test_a_section_citation_quotes_the_sections_first_rules():
+    from ruleslawyer.rulesdb import context
+
+    from ruleslawyer.widgets.base import SECTION_QUOTE_UNITS
+
+    section = "mastery/combat/death/fighting-on"
+    units = context(section, after=50).after
+    got = resolve_rule(section)
+    assert got.text.split("\n")[:SECTION_QUOTE_UNITS] == [u.text for u in units[:SECTION_QUOTE_UNITS]]
+    assert got.text.endswith("…") == (len(units) > SECTION_QUOTE_UNITS)
+    out = trace_html(Step.of(StepKind.RULE, "Fighting on", cites=[section]))
+    assert esc(units[0].text) in out

@@ -74,18 +74,37 @@ def _db_key() -> str:
     return os.environ.get("RULESLAWYER_DB", "")
 
 
+#: How many of a section's rules a citation of the section (its heading) quotes.
+SECTION_QUOTE_UNITS = 4
+
+
 @functools.lru_cache(maxsize=4096)
 def _resolve(db_key: str, rule_id: str):
-    from ruleslawyer.rulesdb import UnknownIdError, get_rule
+    from types import SimpleNamespace
+
+    from ruleslawyer.rulesdb import UnknownIdError, context, get_rule
 
     try:
-        return get_rule(rule_id)
+        rule = get_rule(rule_id)
     except UnknownIdError:
         return None
+    if rule.kind != "heading":
+        return rule
+    units = context(rule_id, after=SECTION_QUOTE_UNITS + 1).after
+    text = "\n".join(u.text for u in units[:SECTION_QUOTE_UNITS])
+    if len(units) > SECTION_QUOTE_UNITS:
+        text += "\n…"
+    return SimpleNamespace(id=rule.id, breadcrumb=rule.breadcrumb, text=text or rule.text, kind=rule.kind)
 
 
 def resolve_rule(rule_id: str):
-    """The :class:`ruleslawyer.rulesdb.Rule` with this id, or None; the ``resolve`` of the renderers."""
+    """The rule with this id, or None: the ``resolve`` of the renderers.
+
+    A paragraph, list item or table row resolves to its :class:`ruleslawyer.rulesdb.Rule`. A section
+    (a heading id) resolves to its breadcrumb and the verbatim text of its first
+    :data:`SECTION_QUOTE_UNITS` rules, one per line (``…`` when the section has more), so opening the
+    citation shows what the section says rather than its title alone.
+    """
     return _resolve(_db_key(), rule_id)
 
 
