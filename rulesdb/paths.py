@@ -59,15 +59,23 @@ def source_files(house_rules: Path | None = None) -> list[tuple[Path, str, bool]
     return files
 
 
-def sources_digest(house_rules: Path | None = None) -> str:
-    """The database's freshness key: CRC-32 and length of the schema and of every source file.
+def _build_inputs() -> list[tuple[Path, str]]:
+    """The package files that shape a built database: schema, build code, synonym data."""
+    here = SCHEMA_FILE.parent
+    code = sorted([*here.glob("*.py"), *here.glob("*.sql"), *here.glob("*.json"), *here.glob("*/*.json")])
+    return [(p, f"rulesdb/{p.relative_to(here).as_posix()}") for p in code]
 
-    A change detector, not a security check (zlib keeps a cold ``ruleslawyer search`` free of the
-    OpenSSL load that hashlib costs).
+
+def sources_digest(house_rules: Path | None = None) -> str:
+    """The database's freshness key: CRC-32 and length of every build input and source file.
+
+    Build inputs are the schema, the build code and its data files, so upgrading the kit rebuilds
+    the database too. A change detector, not a security check (zlib keeps a cold
+    ``ruleslawyer search`` free of the OpenSSL load that hashlib costs).
     """
     parts = [f"schema-v{SCHEMA_VERSION}"]
-    for path, name in [(SCHEMA_FILE, "schema.sql")] + [(p, n) for p, n, _ in source_files(house_rules)]:
+    for path, name in _build_inputs() + [(p, n) for p, n, _ in source_files(house_rules)]:
         data = path.read_bytes()
         parts.append(f"{name}:{len(data)}:{zlib.crc32(data):08x}")
-    return f"{zlib.crc32(chr(10).join(parts).encode()):08x}-{len(parts)}-" + \
-        f"{sum(len(p) for p in parts):x}"
+    joined = "\n".join(parts).encode()
+    return f"{zlib.crc32(joined):08x}-{zlib.adler32(joined):08x}-{len(parts)}"

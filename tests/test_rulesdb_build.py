@@ -236,3 +236,24 @@ def test_scripted_roll_says_scripted_not_seeded(db):
     assert r.roll == 23 and r.seed is None
     assert r.trace.children[0].label == "scripted d100"
     assert r.cells["Trauma"].startswith("Lose your nose.")
+
+
+def test_changed_build_code_or_data_rebuilds_the_database(tmp_path, monkeypatch):
+    paths = importlib.import_module("ruleslawyer.rulesdb.paths")
+    extra = tmp_path / "synonyms.json"
+    extra.write_text("{}", encoding="utf-8")
+    real = paths._build_inputs
+    monkeypatch.setattr(paths, "_build_inputs", lambda: [*real(), (extra, "rulesdb/extra.json")])
+    target = tmp_path / "rules.db"
+    rulesdb.reset_cache()
+    rulesdb.ensure_database(target)
+    first = digest(target)
+    stamp = target.stat().st_mtime_ns
+    rulesdb.reset_cache()
+    rulesdb.ensure_database(target)
+    assert target.stat().st_mtime_ns == stamp  # unchanged inputs: no rebuild
+    extra.write_text('{"hp": ["health"]}', encoding="utf-8")
+    rulesdb.reset_cache()
+    rulesdb.ensure_database(target)
+    assert target.stat().st_mtime_ns != stamp and digest(target) != first
+    rulesdb.reset_cache()
