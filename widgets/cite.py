@@ -52,19 +52,23 @@ class CitationViewer:
 
     def __init__(self, rule_id: str = "") -> None:
         self.rule_id = widgets.Text(value=rule_id, placeholder="mastery/combat/death/fighting-on#2",
-                                    description="Citation", layout=widgets.Layout(width="60%"))
+                                    description="Citation", continuous_update=False,
+                                    layout=widgets.Layout(width="60%"))
         self.button = widgets.Button(description="Show", button_style="primary")
         self.frame = PanelFrame("Rule by citation", [[self.rule_id, self.button]], css_class="rl-cite-panel")
         self.output = self.frame.output
         self.widget = self.frame.widget
         self.button.on_click(lambda _b: self.run())
+        self.rule_id.observe(lambda _c: self.run(), names="value")  # Enter (or leaving the box) shows it
         if rule_id:
             self.run()
 
     def show(self, rule_id: str) -> None:
         """Set the id box to ``rule_id`` and show that rule."""
-        self.rule_id.value = rule_id
-        self.run()
+        if self.rule_id.value == rule_id:
+            self.run()
+        else:
+            self.rule_id.value = rule_id  # the observer runs
 
     def run(self) -> None:
         """Show the rule whose id is in the box, in context."""
