@@ -1,8 +1,6 @@
 """The panel pattern: trace rendering with click-to-open citations, rulings bar, escaped errors."""
 
-import re
 
-import pytest
 
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.trace import Ruling, RulingUse, Step, StepKind, register

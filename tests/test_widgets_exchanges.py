@@ -120,3 +120,19 @@ def test_mythras_a_stackable_effect_can_be_taken_twice():
     r = panel.result
     assert r.attacker_effects == ("Maximise Damage", "Maximise Damage")
     assert (r.location, r.damage_rolled, r.damage) == ("Chest", 10, 6)
+
+
+def test_the_trace_as_markdown_for_a_handout():
+    from ruleslawyer.render import to_markdown
+    from ruleslawyer.widgets.base import resolve_rule
+
+    panel = MasteryExchangePanel(script="attack: 4 4 1; endurance: 2")
+    assert panel.frame.markdown_toggle.layout.display == "none"  # nothing to export yet
+    panel.run()
+    panel.frame.markdown_toggle.value = True
+    assert panel.frame.markdown.layout.display is None
+    assert panel.frame.markdown.value == to_markdown(panel.result.trace, resolve=resolve_rule)
+    assert "**Attack roll (Aldric, melee)**: 11" in panel.frame.markdown.value
+    panel.a_tier.value = 0
+    panel.run()  # an error hides the export
+    assert panel.frame.markdown.layout.display == "none"

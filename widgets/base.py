@@ -254,6 +254,7 @@ class PanelFrame:
     Attributes:
         widget: the outer VBox to display.
         output: the HTML widget every result is rendered into.
+        markdown_toggle, markdown: show the last trace as Markdown (a Textarea) to copy into a handout.
         status: a one-line HTML widget for the seed used, hints and the like.
         rulings: the :class:`RulingsBar`.
     """
@@ -275,7 +276,16 @@ class PanelFrame:
             beside.layout.width = "42%"
             self.output.layout.width = "58%"
             body = widgets.HBox([beside, self.output])
-        self.widget = widgets.VBox([style_widget(), self.title, *rows, self.status, self.rulings.box, body])
+        self.markdown_toggle = widgets.ToggleButton(value=False, description="Markdown", icon="file-text",
+                                                    tooltip="The trace as Markdown, to copy into a handout",
+                                                    layout=widgets.Layout(width="120px", display="none"))
+        self.markdown_toggle.add_class("rl-markdown-toggle")
+        self.markdown = widgets.Textarea(layout=widgets.Layout(width="98%", height="260px", display="none"))
+        self.markdown.add_class("rl-markdown")
+        self.markdown_toggle.observe(lambda _c: self._sync_markdown(), names="value")
+        self._last_step: Step | None = None
+        self.widget = widgets.VBox([style_widget(), self.title, *rows, self.status, self.rulings.box, body,
+                                    self.markdown_toggle, self.markdown])
         self.widget.add_class("rl-panel")
         if css_class:
             self.widget.add_class(css_class)
@@ -291,10 +301,24 @@ class PanelFrame:
         update the rulings bar with the rulings the trace used."""
         self.rulings.show(step.ruling_uses())
         self.show(header + trace_html(step), status=status)
+        self._last_step = step
+        self.markdown_toggle.layout.display = None
+        self._sync_markdown()
+
+    def _sync_markdown(self) -> None:
+        on = self.markdown_toggle.value and self._last_step is not None
+        self.markdown.layout.display = None if on else "none"
+        if on:
+            from ruleslawyer.render import to_markdown
+
+            self.markdown.value = to_markdown(self._last_step, resolve=resolve_rule)
 
     def show_error(self, exc: BaseException) -> None:
         """Show ``exc`` as a message (see :func:`error_html`)."""
         self.output.value = error_html(exc)
+        self._last_step = None
+        self.markdown_toggle.value = False
+        self.markdown_toggle.layout.display = "none"
 
     def guard(self, fn: Callable[[], Any]) -> Any:
         """Call ``fn``; on any exception show it as a message and return None instead of raising."""

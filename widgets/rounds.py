@@ -13,7 +13,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from .base import DiceControls, PanelFrame, cite_html, esc, int_box, trace_html
+from .base import DiceControls, PanelFrame, cite_html, esc, int_box
 
 __all__ = ["MasteryRoundPanel", "DarkmasterRoundPanel"]
 

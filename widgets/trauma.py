@@ -120,8 +120,7 @@ class TraumaPanel:
                 + (f' <i>({esc(result.tier)}; recovery {esc(result.recovery)})</i>' if result.tier else "")
                 + (f'<div>Finger d10: {result.finger} → <b>{esc(result.finger_lost)}</b></div>' if result.finger else "")
                 + f'<div>Effect: {esc(result.effect)}</div></div>')
-        self.frame.rulings.show(result.trace.ruling_uses())
-        self.frame.show(head + sheet_html(self.sheet) + trace_html(result.trace), status=status)
+        self.frame.show_trace(result.trace, header=head + sheet_html(self.sheet), status=status)
 
     def rerun_with_rulings(self) -> None:
         """Re-resolve the last roll with the rulings now chosen (the sheet as it was before that roll)."""
