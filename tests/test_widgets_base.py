@@ -1,7 +1,5 @@
 """The panel pattern: trace rendering with click-to-open citations, rulings bar, escaped errors."""
 
-
-
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.trace import Ruling, RulingUse, Step, StepKind, register
 from ruleslawyer.widgets.base import PanelFrame, cite_html, error_html, esc, resolve_rule, trace_html, wrap_citations
