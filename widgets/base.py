@@ -296,11 +296,11 @@ class PanelFrame:
         if status is not None:
             self.status.value = status
 
-    def show_trace(self, step: Step, *, header: str = "", status: str | None = None) -> None:
-        """Render ``step`` with :func:`trace_html` below an optional (already escaped) header, and
-        update the rulings bar with the rulings the trace used."""
+    def show_trace(self, step: Step, *, header: str = "", footer: str = "", status: str | None = None) -> None:
+        """Render ``step`` with :func:`trace_html` between an optional header and footer (HTML built
+        from escaped text), and update the rulings bar with the rulings the trace used."""
         self.rulings.show(step.ruling_uses())
-        self.show(header + trace_html(step), status=status)
+        self.show(header + trace_html(step) + footer, status=status)
         self._last_step = step
         self.markdown_toggle.layout.display = None
         self._sync_markdown()

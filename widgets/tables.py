@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from .base import PanelFrame, cite_html, esc, new_seed, trace_html
+from .base import PanelFrame, cite_html, esc, new_seed
 
 __all__ = ["TablePanel", "table_html", "ROLL", "ENTER"]
 
@@ -125,8 +125,7 @@ class TablePanel:
         t = load_table(tid)
         whole = (f'<details class="rl-whole-table"><summary>Whole table ({len(t.rows)} rows)</summary>'
                  f'{table_html(t, highlight=result.row.index)}</details>')
-        self.frame.rulings.show(result.trace.ruling_uses())
-        self.frame.show(_row_html(result) + trace_html(result.trace) + whole, status=status)
+        self.frame.show_trace(result.trace, header=_row_html(result), footer=whole, status=status)
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
