@@ -72,6 +72,22 @@ def test_query_shows_a_hit_with_its_citation_and_the_citation_opens_the_rule(app
     LATENCIES[f"{page.kind}: search hit -> rule in context"] = times
 
 
+def test_type_ahead_completes_the_last_word(app_page):
+    from ruleslawyer.rulesdb import complete
+
+    page = app_page
+    words = complete("fighting tra")
+    assert words  # the vocabulary has words starting "tra" (trauma, trial, ...)
+    type_query(page, "fighting tra")
+    panel = search_panel(page)
+    button = panel.locator("button.rl-suggestion", has_text=re.compile(f"^{words[0]}$"))
+    button.wait_for(state="visible")
+    button.click()
+    page.wait_for_function("w => document.querySelector('.rl-search-panel .rl-query input').value === w",
+                           arg=f"fighting {words[0]}")
+    panel.locator(".rl-status-line", has_text=f"fighting {words[0]}").wait_for()
+
+
 def test_citation_in_a_trace_opens_the_quoted_rule(app_page):
     from ruleslawyer.rulesdb import get_rule
 
