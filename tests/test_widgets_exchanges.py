@@ -136,3 +136,17 @@ def test_the_trace_as_markdown_for_a_handout():
     panel.a_tier.value = 0
     panel.run()  # an error hides the export
     assert panel.frame.markdown.layout.display == "none"
+
+
+def test_mastery_ranged_attack_needs_its_aiming_trial():
+    # A bow at moderate range: the Aiming Trial rolls the Perception tier die (tier 2: d3) first; the
+    # attack roll is made only if the aim succeeds. A melee range band for a bow is refused.
+    panel = MasteryExchangePanel(script="aim: 1")
+    panel.load(attacker={"kind": "bow", "weapon": "1d6", "perception": 2}, situation={"range": "melee"})
+    panel.run()
+    assert '<b class="rl-field">situation.range</b>' in panel.output.value
+    panel.range.value = "moderate"
+    panel.run()
+    r = panel.result
+    assert r.aim_total == 1 and r.attack_total is None and r.outcome == "missed"
+    assert "Aiming Trial 1" in panel.output.value

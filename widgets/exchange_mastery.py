@@ -18,11 +18,13 @@ class MasteryExchangePanel:
     Controls (all plain widgets, read by ``run()``):
 
     * attacker: ``a_name``, ``a_ap`` (0–2), ``a_kind`` (melee, thrown, bow, ...), ``a_tier``,
-      ``a_weapon`` (WEA: a number or dice such as ``1d4``), ``a_mods``, ``a_damage_type``;
+      ``a_weapon`` (WEA: a number or dice such as ``1d4``), ``a_mods``, ``a_damage_type``,
+      ``a_perception`` (Perception tier, for the Aiming Trial of a ranged attack);
     * defender: ``d_name``, ``d_ap``, ``d_health``, ``d_durability``, ``d_resistance`` (armour
       resistance), ``d_endurance`` (tier), ``d_defense_tier``, ``d_shield`` (bonus; blank = no shield),
       ``d_wielding``;
-    * situation: ``defend``, ``range``, ``flanking``, ``elevation``, ``cover``, ``setting`` (trauma setting);
+    * situation: ``defend``, ``range``, ``flanking``, ``elevation``, ``cover`` (extra Aiming DC),
+      ``allies`` (the attacker's allies adjacent to the target), ``setting`` (trauma setting);
     * ``dice``: a :class:`~ruleslawyer.widgets.base.DiceControls` (seed, or scripted slots ``attack``,
       ``defense``, ``aim``, ``endurance``, ``trauma``, ``finger``); ``button`` resolves.
 
@@ -42,6 +44,7 @@ class MasteryExchangePanel:
         self.a_tier = int_box("Tier", 3, "100px")
         self.a_weapon = widgets.Text("2", description="WEA", layout=widgets.Layout(width="130px"), style=_W)
         self.a_mods = int_box("Modifiers", 0, "140px")
+        self.a_perception = int_box("Perception tier (aiming)", 1, "210px")
         self.a_damage_type = widgets.Dropdown(options=[t.value for t in DamageType], value="cutting",
                                               description="Damage type", layout=widgets.Layout(width="230px"), style=_W)
         self.d_name = widgets.Text("Brute", description="Defender", layout=widgets.Layout(width="220px"))
@@ -64,6 +67,7 @@ class MasteryExchangePanel:
         self.elevation = widgets.Dropdown(options=[e.value for e in Elevation], value="none",
                                           description="Higher ground", layout=widgets.Layout(width="220px"), style=_W)
         self.cover = int_box("Cover DC", 0, "120px")
+        self.allies = int_box("Allies next to target", 0, "190px")
         self.setting = widgets.Dropdown(options=[s.value for s in TraumaSetting], value="realistic",
                                         description="Trauma setting", layout=widgets.Layout(width="230px"), style=_W)
         self.dice = DiceControls(seed=seed, script=script, on_new_seed=self.run,
@@ -71,10 +75,12 @@ class MasteryExchangePanel:
         self.button = widgets.Button(description="Resolve exchange", button_style="primary")
         self.button.add_class("rl-run")
         self.frame = PanelFrame("Mastery: one exchange", [
-            [self.a_name, self.a_ap, self.a_kind, self.a_tier, self.a_weapon, self.a_mods, self.a_damage_type],
+            [self.a_name, self.a_ap, self.a_kind, self.a_tier, self.a_weapon, self.a_mods, self.a_damage_type,
+             self.a_perception],
             [self.d_name, self.d_ap, self.d_health, self.d_durability, self.d_resistance],
             [self.d_endurance, self.d_defense_tier, self.d_shield, self.d_wielding],
-            [self.defend, self.range, self.flanking, self.elevation, self.cover, self.setting],
+            [self.defend, self.range, self.flanking, self.elevation, self.cover, self.allies,
+             self.setting],
             self.dice.row, [self.button]], on_rulings_change=self.run, css_class="rl-mastery-exchange-panel")
         self.output = self.frame.output
         self.widget = self.frame.widget
@@ -108,13 +114,15 @@ class MasteryExchangePanel:
             raise RulesInputError("defender.shield", f"a whole number >= 0, or blank for no shield; got {shield_text!r}")
         attack = Attack(self.a_kind.value, tier=self.a_tier.value, weapon=weapon, modifiers=self.a_mods.value,
                         damage_type=self.a_damage_type.value)
-        attacker = Combatant(self.a_name.value or "attacker", ap=self.a_ap.value, attack=attack)
+        attacker = Combatant(self.a_name.value or "attacker", ap=self.a_ap.value, attack=attack,
+                             perception_tier=self.a_perception.value)
         defender = Combatant(self.d_name.value or "defender", ap=self.d_ap.value, health=self.d_health.value,
                              durability=self.d_durability.value, armour_resistance=self.d_resistance.value,
                              endurance_tier=self.d_endurance.value, defense_tier=self.d_defense_tier.value,
                              shield=int(shield_text) if shield_text else None, wielding=self.d_wielding.value)
         situation = Situation(defend=self.defend.value, range=self.range.value, flanking=self.flanking.value,
-                              elevation=self.elevation.value, cover=self.cover.value, setting=self.setting.value)
+                              elevation=self.elevation.value, cover=self.cover.value,
+                              allies_adjacent_to_target=self.allies.value, setting=self.setting.value)
         return attacker, defender, situation
 
     def run(self) -> None:
@@ -130,6 +138,8 @@ class MasteryExchangePanel:
                              **self.dice.kwargs())
         self.result = r
         totals = []
+        if r.aim_total is not None:
+            totals.append(f"Aiming Trial {r.aim_total}")
         if r.attack_total is not None:
             totals.append(f"attack {r.attack_total}")
         if r.defense_total is not None:
