@@ -1,14 +1,15 @@
 """The panel pattern: trace rendering with click-to-open citations, rulings bar, escaped errors."""
 
 from ruleslawyer.errors import RulesInputError
-from ruleslawyer.trace import Ruling, RulingUse, Step, StepKind, register
+from ruleslawyer import trace
+from ruleslawyer.trace import Ruling, RulingUse, Step, StepKind
 from ruleslawyer.widgets.base import PanelFrame, cite_html, error_html, esc, resolve_rule, trace_html, wrap_citations
 
 FIGHTING_ON_2 = "mastery/combat/death/fighting-on#2"
 XSS = "<img src=x onerror=alert(1)>"
 
-register(Ruling(id="kit.test-widgets-ruling", ruleset="kit", question="Which answer does the test use?",
-                default="first", alternatives=("second",), provenance="kit default"))
+TEST_RULING = Ruling(id="kit.test-widgets-ruling", ruleset="kit", question="Which answer does the test use?",
+                     default="first", alternatives=("second",), provenance="kit default")
 
 
 def test_trace_html_wraps_each_resolved_citation_in_details_with_the_verbatim_rule():
@@ -64,7 +65,9 @@ def test_frame_guard_shows_the_error_instead_of_raising():
     assert "defender.skill" in frame.output.value and "rl-error" in frame.output.value
 
 
-def test_rulings_bar_dropdown_reruns_with_the_override():
+def test_rulings_bar_dropdown_reruns_with_the_override(monkeypatch):
+    # registered for this test only, so no other test sees a ruling no engine uses
+    monkeypatch.setitem(trace._REGISTRY, TEST_RULING.id, TEST_RULING)
     calls = []
     frame = PanelFrame("t", [], on_rulings_change=lambda: calls.append(dict(frame.rulings.overrides)))
     step = Step.of(StepKind.RULE, "uses a ruling", rulings=[RulingUse("kit.test-widgets-ruling", "first")])
