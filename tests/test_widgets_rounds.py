@@ -99,3 +99,18 @@ def test_darkmaster_trs_order_with_reasons_and_refusal():
 def test_darkmaster_lengths_come_from_the_db():
     panel = DarkmasterRoundPanel()
     assert [v for _, v in panel.length.options][1:] == ["Hand", "Short", "Long", "Longest"]
+
+
+def test_mastery_hold_for_a_trigger_before_the_natural_phase_cannot_react():
+    # Aldric (sword: Moderate) holds for "the archer breaks cover", which happens in the Fast phase,
+    # before his natural phase: "If the trigger occurs before your natural phase, you cannot react".
+    panel = MasteryRoundPanel(script="side: 2")
+    add_mastery(panel, "Aldric", "pcs", "sword", trigger="the archer breaks cover", trigger_occurs="fast")
+    add_mastery(panel, "Archer", "enemies", "shortbow")
+    assert "hold for &#x27;the archer breaks cover&#x27;" in panel.roster.view.value
+    panel.run()
+    info = panel.result.combatants["Aldric"]
+    assert info["acting_phase"] is None and "cannot react" in info["hold"]
+    assert [n for slot in panel.result.order for n in slot["combatants"]] == ["Archer"]
+    row = panel.output.value.split('<tr data-combatant="Aldric" class="rl-not-acting">')[1].split("</tr>")[0]
+    assert "cannot react" in row

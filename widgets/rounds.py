@@ -47,7 +47,8 @@ class MasteryRoundPanel:
     Controls for the combatant to add: ``name``, ``side`` (pcs / enemies), ``weapon`` (a speed —
     fast, moderate, slow — or one of the chapter's example weapons: dagger, sword, maul, ...),
     ``attack`` (an attack is declared), ``spell`` (speed of a declared spell, or none), ``hold_to``
-    (hold to a later phase, or none), ``unaware`` with ``agility``/``perception`` tiers (Startle).
+    (hold to a later phase, or none), ``trigger`` / ``trigger_ap`` / ``trigger_occurs`` (hold for a
+    trigger: the condition, AP committed, the phase it occurs in or never), ``unaware`` with ``agility``/``perception`` tiers (Startle).
     ``roster.add_button`` adds; ``roster.remove_button`` / ``roster.clear_button`` edit the list.
     Round controls: ``round_number``, ``startle_dc`` / ``ambush_dc`` (0: not set), ``dice`` (seed, or script ``side: 4`` for the 1d6 side roll and
     ``startle_agility`` / ``startle_perception``). ``button`` runs the sequence.
@@ -70,6 +71,12 @@ class MasteryRoundPanel:
                                       description="Spell", layout=widgets.Layout(width="180px"))
         self.hold_to = widgets.Dropdown(options=[("no hold", "")] + [(p.value, p.value) for p in Phase], value="",
                                         description="Hold to", layout=widgets.Layout(width="180px"))
+        self.trigger = widgets.Text("", placeholder="or hold for a trigger: the archer breaks cover",
+                                    description="Trigger", layout=widgets.Layout(width="360px"))
+        self.trigger_ap = int_box("AP committed", 1, "140px")
+        self.trigger_occurs = widgets.Dropdown(options=[("never occurs", "")] + [(p.value, p.value) for p in Phase],
+                                               value="", description="Occurs in", layout=widgets.Layout(width="220px"),
+                                               style=_W)
         self.unaware = widgets.Checkbox(False, description="unaware", indent=False, layout=widgets.Layout(width="90px"))
         self.agility = int_box("Agility tier", 1, "140px")
         self.perception = int_box("Perception tier", 1, "160px")
@@ -85,6 +92,7 @@ class MasteryRoundPanel:
         self.button.add_class("rl-run")
         self.frame = PanelFrame("Mastery: the round", [
             [self.name, self.side, self.weapon, self.attack, self.spell, self.hold_to],
+            [self.trigger, self.trigger_ap, self.trigger_occurs],
             [self.unaware, self.agility, self.perception, self.roster.add_button, self.roster.remove_button,
              self.roster.clear_button],
             self.roster.view, [self.round_number, self.startle_dc, self.ambush_dc], self.dice.row, [self.button]],
@@ -100,7 +108,7 @@ class MasteryRoundPanel:
         """Add the combatant described by the controls to the roster."""
         def go() -> None:
             from ruleslawyer.errors import RulesInputError
-            from ruleslawyer.rulesets.mastery import Declaration, RoundCombatant, Spell
+            from ruleslawyer.rulesets.mastery import Declaration, HoldTrigger, RoundCombatant, Spell
 
             name = self.name.value.strip()
             if not name:
@@ -109,11 +117,15 @@ class MasteryRoundPanel:
                 raise RulesInputError("name", f"{name!r} is already in the round; names must be unique")
             decl = Declaration(weapon=self.weapon.value.strip() or None, attack=self.attack.value,
                                spell=Spell(speed=self.spell.value) if self.spell.value else None,
-                               hold_to=self.hold_to.value or None)
+                               hold_to=self.hold_to.value or None,
+                               hold_trigger=HoldTrigger(self.trigger.value.strip(), self.trigger_ap.value,
+                                                        self.trigger_occurs.value or None)
+                               if self.trigger.value.strip() else None)
             self.combatants.append(RoundCombatant(name, self.side.value, decl, unaware=self.unaware.value,
                                                   agility_tier=self.agility.value,
                                                   perception_tier=self.perception.value))
             self.name.value = ""
+            self.trigger.value = ""
             self._show_roster()
         self.frame.guard(go)
 
@@ -135,6 +147,9 @@ class MasteryRoundPanel:
                 what.append(f"spell ({d.spell.speed or d.spell.name})")
             if d.hold_to:
                 what.append(f"hold to {d.hold_to}")
+            if d.hold_trigger is not None:
+                t = d.hold_trigger
+                what.append(f"hold for '{t.condition}' ({t.ap} AP; occurs in {t.occurs or 'no phase'})")
             rows.append([c.name, str(c.side), ", ".join(what) or "nothing declared",
                          f"unaware (AGI {c.agility_tier}, PER {c.perception_tier})" if c.unaware else ""])
         self.roster.view.value = _roster_html(rows, ["Name", "Side", "Declared", "Startle"])
@@ -159,6 +174,12 @@ class MasteryRoundPanel:
                 info = r.combatants.get(name, {})
                 rows.append(f'<tr data-combatant="{esc(name)}"><td>{n}</td><td>{esc(slot.get("phase", ""))}</td>'
                             f'<td>{esc(slot.get("side", ""))}</td><td>{esc(name)}</td>'
+                            f'<td>{esc(_mastery_note(info))}</td></tr>')
+        listed = {name for slot in r.order for name in slot.get("combatants", ())}
+        for name, info in r.combatants.items():
+            if name not in listed:  # e.g. held for a trigger that came too early: does not act
+                rows.append(f'<tr data-combatant="{esc(name)}" class="rl-not-acting"><td>—</td><td>—</td>'
+                            f'<td>{esc(info.get("side", ""))}</td><td>{esc(name)}</td>'
                             f'<td>{esc(_mastery_note(info))}</td></tr>')
         table = ('<table class="rl-table rl-order"><thead><tr><th>#</th><th>Phase</th><th>Side</th><th>Combatant</th>'
                  f'<th>Notes</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
