@@ -140,15 +140,13 @@ def _throughput(label: str, engine, cases: list[tuple[dict, list[str]]]) -> list
     t = interleaved({"traced": traced, "untraced": stubbed, "peer": peer})
     traced_s, untraced_s, peer_s = (t[k] / N for k in ("traced", "untraced", "peer"))
     us = 1e6
-    per_s = f"{1 / traced_s:,.0f} exchanges/s with full trace (~{steps:.0f} steps each)"
+    name = f"{label} exchange, full trace ({1 / traced_s:,.0f} exchanges/s)"
     return [
-        Row(f"{label} exchange, full trace", traced_s * us, "µs",
-            "d20 package rolling the same dice", peer_s * us,
-            note=f"{per_s}; d20 rolls the exchange's dice at {1 / peer_s:,.0f}/s "
-                 f"({', '.join(sorted({e for _, es in cases for e in es}))})"),
-        Row(f"{label} exchange, full trace", traced_s * us, "µs",
-            "same engine, trace stubbed out", untraced_s * us,
-            note=f"untraced: {1 / untraced_s:,.0f} exchanges/s; outcomes identical for {len(check)} seeds; "
+        Row(name, traced_s * us, "µs", f"d20 package rolling the same dice ({1 / peer_s:,.0f}/s)", peer_s * us,
+            note=f"~{steps:.0f} trace steps per exchange; d20 expressions: "
+                 f"{', '.join(sorted({e for _, es in cases for e in es}))}; CPU time, in turns"),
+        Row(name, traced_s * us, "µs", f"same engine, trace stubbed out ({1 / untraced_s:,.0f}/s)", untraced_s * us,
+            note=f"outcomes identical with and without the stub for {len(check)} seeds; "
                  f"{direct} steps built outside Step.of while stubbed"),
     ]
 

@@ -20,6 +20,13 @@ def fmt(x: float) -> str:
     return f"{x:,.3g}" if abs(x) < 1000 else f"{x:,.0f}"
 
 
+def fmt_ratio(r: float) -> str:
+    """``6.19x``; a ratio far below 1 as ``1.9e-05x (1/52,000)`` rather than ``0.00x``."""
+    if r != r:  # nan
+        return "n/a"
+    return f"{r:.2f}x" if r >= 0.1 else f"{r:.1e}x (1/{1 / r:,.0f})"
+
+
 def main(argv: list[str]) -> int:
     only = set(argv)
     rows: list[tuple[str, Row, float]] = []
@@ -35,7 +42,7 @@ def main(argv: list[str]) -> int:
             rows.append((path.stem, row, one_min))
             verdict = {True: "meets", False: "MISSES", None: ""}[row.meets_goal()]
             print(f"{row.name}: {fmt(row.value)} {row.unit} vs {row.reference} {fmt(row.reference_value)} "
-                  f"{row.unit} = {row.ratio:.2f}x {row.goal} {verdict}", flush=True)
+                  f"{row.unit} = {fmt_ratio(row.ratio)} {row.goal} {verdict}", flush=True)
         took = time.perf_counter() - t0
         loads.append(f"{path.stem} ({took:.0f} s): {load()}")
         print(f"  ({path.stem} took {took:.1f} s; load {load()})", flush=True)
@@ -51,7 +58,7 @@ def main(argv: list[str]) -> int:
     for _, r, one_min in rows:
         met = {True: "yes", False: "**no**", None: "—"}[r.meets_goal()]
         lines.append(f"| {r.name} | {fmt(r.value)} {r.unit} | {r.reference} | {fmt(r.reference_value)} {r.unit} "
-                     f"| {r.ratio:.2f}x | {r.goal or '—'} | {met} | {one_min:.1f} |")
+                     f"| {fmt_ratio(r.ratio)} | {r.goal or '—'} | {met} | {one_min:.1f} |")
     notes = [f"- **{r.name}** vs {r.reference}: {r.note}" for _, r, _ in rows if r.note]
     if notes:
         lines += ["", "## Notes", "", *notes]
