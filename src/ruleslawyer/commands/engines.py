@@ -99,7 +99,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     for command, help_text in COMMANDS.items():
         p = sub.add_parser(command, help=help_text)
         p.add_argument("ruleset", choices=_Choices(command), metavar="RULESET",
-                       help="ruleset whose engine to use (see the error for the registered ones)")
+                       help="ruleset whose engine to use: %(choices)s")
         p.add_argument("--input", metavar="FILE.json", help="input file (see --schema)")
         p.add_argument("--seed", type=int, help="seed the dice so the result can be repeated")
         p.add_argument("--json", action="store_true", help="print the result and trace as JSON")

@@ -12,20 +12,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("concept", nargs="*",
                    help="round-length, actions-per-round, initiative, defending, reactions, flanking, "
                         "ranged-attacks, surprise, dying (or an alias such as ambush); none lists them")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the comparison as JSON")
     p.set_defaults(func=_compare)
 
     p = sub.add_parser("define", help="a term as the rules define it (glossary), with its citation")
     p.add_argument("term", nargs="+", help="e.g. Engaged, Flanking, AP, HP")
     p.add_argument("--ruleset", help="mastery, mythras, darkmaster (or a house-rules ruleset)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the definitions as JSON")
     p.set_defaults(func=_define)
 
     p = sub.add_parser("audit", help="source audit: dangling references, truncated lists, undefined terms, "
                                      "table coverage, rulings")
     p.add_argument("--ruleset", help="only this ruleset")
     p.add_argument("--supplements", action="store_true", help="also audit the kit's supplement documents")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the audit report as JSON")
     p.set_defaults(func=_audit)
 
 

@@ -116,6 +116,9 @@ def _mythras(args) -> int:
 
         print_json(ODDS_SCHEMA)
         return 0
+    if getattr(args, "trauma", False):
+        raise ValueError("trauma: --trauma is Mastery-only (the Mastery Trauma table); "
+                         "use `ruleslawyer odds mastery --trauma`, or `odds mythras --input FILE.json`")
     from ruleslawyer.odds.mythras import mythras_exchange_odds
 
     data = _load(args.input)
@@ -137,6 +140,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     engines.HANDLERS[("odds", "mastery")] = _mastery
     engines.HANDLERS[("odds", "mythras")] = _mythras
     engines.add_option("odds", "--trauma", action="store_true",
-                       help="mastery: the odds of each Trauma table row and tier (no input needed)")
+                       help="Mastery only: the odds of each Trauma table row and tier (no input needed)")
     engines.add_option("odds", "--tolerance", type=float, default=None, metavar="P",
                        help="most probability mass to cut off (default 1e-12)")

@@ -53,5 +53,5 @@ def _rulings(args) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("rulings", help="list the named rulings the engines use where the rules are silent")
     p.add_argument("--ruleset", help="only this ruleset's rulings (mastery, mythras, darkmaster, kit)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the rulings as JSON")
     p.set_defaults(func=_rulings)
