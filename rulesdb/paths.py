@@ -54,8 +54,9 @@ def source_files(house_rules: Path | None = None) -> list[tuple[Path, str, bool]
     if house_rules is not None:
         if not house_rules.is_dir():
             raise SourcesError([f"{house_rules}: house-rules folder does not exist"])
-        files += [(p, f"house/{p.relative_to(house_rules).as_posix()}", True)
-                  for p in sorted(house_rules.rglob("*.md"))]
+        # House-rules files are named by their real path, so an error points at the file to fix.
+        files += [(p, (house_rules / p.relative_to(house_rules)).as_posix(), True)
+                  for p in sorted(house_rules.rglob("*.md")) if p.is_file()]
     return files
 
 
@@ -75,7 +76,10 @@ def sources_digest(house_rules: Path | None = None) -> str:
     """
     parts = [f"schema-v{SCHEMA_VERSION}"]
     for path, name in _build_inputs() + [(p, n) for p, n, _ in source_files(house_rules)]:
-        data = path.read_bytes()
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise SourcesError([f"{name}:1: cannot read: {exc.strerror or exc}"]) from None
         parts.append(f"{name}:{len(data)}:{zlib.crc32(data):08x}")
     joined = "\n".join(parts).encode()
     return f"{zlib.crc32(joined):08x}-{zlib.adler32(joined):08x}-{len(parts)}"

@@ -147,3 +147,34 @@ def test_plain_pip_install_works_from_any_folder(tmp_path):
                 if not (dst / rel).exists():
                     missing.append(str(f.relative_to(ROOT)))
     assert missing == [], f"not shipped by `pip install .`: {missing}"
+
+
+def test_errors_under_json_are_json_too():
+    out = run("show", "nope", "--json")
+    assert out.returncode == 1
+    error = json.loads(out.stdout)["error"]
+    assert error["type"] == "UnknownIdError"
+    assert error["message"].startswith("no rule with id 'nope'")
+    assert out.stderr.startswith("ruleslawyer: error: no rule with id 'nope'")
+
+
+def test_search_text_output_says_how_the_query_was_rewritten():
+    out = run("search", "attack", "of", "opportunity", "--ruleset", "mastery", "--limit", "1")
+    assert out.returncode == 0, out.stderr
+    assert "via synonym: attack of opportunity → reprisal attack" in out.stdout.splitlines()
+
+
+def test_broken_house_rules_warn_in_one_tidy_block_naming_the_real_file(tmp_path):
+    house = tmp_path / "hr"
+    house.mkdir()
+    good = "---\nruleset: house\nchapter: ours\ntitle: Ours\n---\n\n# Ours\n\n## Crits\n\nBig.\n"
+    (house / "ours.md").write_text(good, encoding="utf-8")
+    env = {**os.environ, "RULESLAWYER_DB": str(tmp_path / "r.db"), "RULESLAWYER_HOUSE_RULES": str(house)}
+    assert run("search", "crits", env=env).returncode == 0
+    (house / "ours.md").write_text(good + "\nSee [x](no/such/id).\n", encoding="utf-8")
+    out = run("search", "crits", env=env)
+    assert out.returncode == 0
+    assert "1. House › Ours › Crits  [house/ours/crits]" in out.stdout  # the last good database answered
+    assert out.stderr.splitlines()[0] == "ruleslawyer: warning: using the previous rules database; rules build failed:"
+    assert f"  {house}/ours.md:13: cross-reference to 'no/such/id', which does not exist" in out.stderr.splitlines()
+    assert "ensure_database" not in out.stderr and "Traceback" not in out.stderr

@@ -87,6 +87,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.db:
         import os
         os.environ["RULESLAWYER_DB"] = args.db
+    import warnings
+
+    warnings.showwarning = _show_warning
     try:
         return int(args.func(args) or 0)
     except BrokenPipeError:
@@ -99,7 +102,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if exc.__class__.__name__ != "BuildError":  # a build error lists one file:line per line
             message = " ".join(message.split())
         print(f"ruleslawyer: error: {message}", file=sys.stderr)
+        if getattr(args, "json", False):  # a --json caller gets the error as JSON on stdout too
+            print_json({"error": {"type": exc.__class__.__name__, "message": message,
+                                  "field": getattr(exc, "field", None)}})
         return 1
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Warnings as ``ruleslawyer: warning: ...`` lines on stderr (no Python source line)."""
+    for n, text in enumerate(str(message).strip().splitlines()):
+        print(f"ruleslawyer: warning: {text}" if n == 0 else f"  {text}", file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -82,6 +82,8 @@ def _search(args) -> int:
     if not results:
         print(results.hint)
         return 0
+    for note in getattr(results, "expansions", ()):
+        print(f"via {note}")
     for n, hit in enumerate(results, 1):
         print(f"{n}. {hit.breadcrumb}  [{hit.id}]")
         print(f"   {_plain_snippet(hit.snippet)}")
