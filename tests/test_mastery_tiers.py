@@ -7,19 +7,38 @@ from ruleslawyer.errors import DiceScriptError, RulesInputError, RulingError
 from ruleslawyer.rulesets.mastery import Edge, named_dc, roll_tier_die, roll_trial, tier_die
 
 
-@pytest.mark.parametrize("tier,sides", [(1, 2), (2, 3), (3, 4)])
-def test_chapter_tier_dice(tier, sides):
-    # health-types#3: "A character who starts at Endurance Tier 3 has 1d2 + 1d3 + 1d4."
+@pytest.mark.parametrize("tier,sides,row", [(1, 2, 2), (2, 3, 3), (3, 4, 4)])
+def test_chapter_tier_dice(tier, sides, row):
+    # health-types#3: "A character who starts at Endurance Tier 3 has 1d2 + 1d3 + 1d4." -- the
+    # supplement's tier-dice table reads that off (rows ¶2-¶4 = tiers 1-3); each die cites its own
+    # row, not the tier-3 sentence.
     got, step = tier_die(tier)
     assert got == sides
-    assert "mastery/combat/additional-combat-rules/health-types#3" in step.cited_ids()
+    assert step.cited_ids() == (f"mastery/supplement/tier-dice#{row}",)
     assert step.ruling_ids() == ()
+
+
+def test_every_tier_die_in_a_trace_cites_its_own_row():
+    from ruleslawyer.rulesdb import load_table
+    from ruleslawyer.rulesets.mastery import starting_health
+
+    rows = {r.cells[0]: r.unit_id for r in load_table("mastery/supplement/tables/tier-dice").rows}
+    assert rows == {"1": "mastery/supplement/tier-dice#2", "2": "mastery/supplement/tier-dice#3",
+                    "3": "mastery/supplement/tier-dice#4"}
+    # Endurance tier 3 rolls 1d2 + 1d3 + 1d4 (health-types#3): 2 + 1 + 3 = 6
+    r = starting_health(3, script={"health": [2, 1, 3]})
+    assert r.total == 6
+    dice_steps = [s for s in r.trace.walk() if s.label.startswith("Tier ") and s.label.endswith(" die")]
+    assert [(s.label, s.cited_ids()) for s in dice_steps] == [
+        (f"Tier {t} die", (rows[str(t)],)) for t in (1, 2, 3)]
+    assert "mastery/combat/additional-combat-rules/health-types#3" not in {c for s in dice_steps for c in s.cited_ids()}
 
 
 def test_tier_above_3_is_a_ruling():
     sides, step = tier_die(4)
     assert sides == 5  # next-die: d4 at tier 3, +1 per tier
     assert step.ruling_ids() == ("mastery.tier-die-above-3",)
+    assert step.cited_ids() == ("mastery/supplement/tables/tier-dice",)
     assert tier_die(6)[0] == 7
     with pytest.raises(RulesInputError) as e:
         tier_die(4, {"mastery.tier-die-above-3": "refuse"})

@@ -75,8 +75,10 @@ def tier_die(tier: int, rulings: Mapping[str, str] | None = None, field: str = "
         field: input name for errors.
 
     Returns:
-        ``(sides, step)``: tier 1 -> 2, 2 -> 3, 3 -> 4 (supplement tier-dice table, chapter
-        health-types#3); above 3 per ruling (default d(tier+1)).
+        ``(sides, step)``: tier 1 -> 2, 2 -> 3, 3 -> 4, the step citing that tier's row of the
+        supplement table ``mastery/supplement/tables/tier-dice`` (each row links to the chapter's
+        health-types#3, the table's provenance); above 3 per ruling (default d(tier+1)), citing the
+        table.
 
     Raises:
         RulesInputError: tier out of range, or above 3 under the 'refuse' answer.
@@ -87,7 +89,7 @@ def tier_die(tier: int, rulings: Mapping[str, str] | None = None, field: str = "
         if row.cells[0] == str(tier):
             sides = int(row.cells[1].lstrip("d"))
             return sides, Step.of(StepKind.RULE, f"Tier {tier} die", f"d{sides}",
-                                  cites=[row.unit_id, Citation(ids.HEALTH_ENDURANCE, "1d2 + 1d3 + 1d4 for tier 3")])
+                                  cites=[Citation(row.unit_id, f"tier {tier} row")])
     use = R.ruling_use(R.TIER_DIE_ABOVE_3, rulings)
     if use.answer == "refuse":
         raise RulesInputError(field, f"tier {tier} has no die in the chapter (tiers 1-3 only) under "
@@ -97,7 +99,7 @@ def tier_die(tier: int, rulings: Mapping[str, str] | None = None, field: str = "
     sides = top_sides + (tier - top)
     return sides, Step.of(StepKind.RULING, f"Tier {tier} die", f"d{sides}",
                           detail=f"the chapter's dice stop at tier {top} (d{top_sides}); the progression continues",
-                          cites=[ids.HEALTH_ENDURANCE], rulings=[use])
+                          cites=[Citation(ids.TIER_DICE_TABLE, f"tiers 1–{top} only")], rulings=[use])
 
 
 @dataclass(frozen=True)
