@@ -19,6 +19,20 @@ def test_totals_and_surprise():
     assert "mythras/combat/surprise#1" in r.trace.cited_ids()
 
 
+def test_trace_lists_the_combatants_in_initiative_order():
+    # input order Ana, Bor, Cal; totals 15, 17, 11 (as above) -> the steps read Bor, Ana, Cal, like the order line
+    ana = IC.from_dict({"name": "Ana", "initiative_modifier": 13, "dex": 12, "armour": {"Chest": 4}}, "c")
+    r = roll_initiative([ana, IC("Bor", 15, 12, 2), IC("Cal", 12, 14, 0, surprised=True)],
+                        script={"initiative": [6, 4, 9]})
+    labels = [s.label for s in r.trace.children]
+    assert labels == ["Bor: Initiative 17", "Ana: Initiative 15", "Cal: Initiative 11", "Order"]
+    assert r.trace.detail == "Bor > Ana > Cal"
+    # ties: A and B both 15, DEX 14 beats 12 -> B's working first, then the tie step, then the order
+    r = roll_initiative([IC("A", 10, 12), IC("B", 10, 14)], script={"initiative": [5, 5]})
+    assert [s.label for s in r.trace.children] == [
+        "B: Initiative 15", "A: Initiative 15", "Tie on 15: DEX A 12, B 14", "Order"]
+
+
 def test_dex_breaks_ties():
     # both 5 + 10 − 0 = 15; DEX 14 beats 12
     r = roll_initiative([IC("A", 10, 12), IC("B", 10, 14)], script={"initiative": [5, 5]})

@@ -122,7 +122,7 @@ def roll_initiative(combatants: Sequence[InitiativeCombatant], *, dice: Dice | N
             raise RulesInputError(f"{f}.roll", f"a d10 is 1 to 10, got {c.roll}")
     dice = dice or Dice(rng=rng, seed=seed, script=script)
     rolled: dict[str, tuple[int, int]] = {}
-    steps = []
+    steps: dict[str, Step] = {}
     for c in combatants:
         face = c.roll if c.roll is not None else dice.roll(10, "initiative")
         total = face + c.initiative_modifier - c.armour_points - (SURPRISE_PENALTY if c.surprised else 0)
@@ -137,7 +137,7 @@ def roll_initiative(combatants: Sequence[InitiativeCombatant], *, dice: Dice | N
                                     detail="flat-footed until this Initiative arrives: cannot defend, and no "
                                            "offensive actions this Round", cites=[ids.SURPRISE]))
         sign = "−" if c.armour_points >= 0 else "+"
-        steps.append(Step.of(StepKind.RESULT, f"{c.name}: Initiative {total}", value=total,
+        steps[c.name] = (Step.of(StepKind.RESULT, f"{c.name}: Initiative {total}", value=total,
                              detail=f"{face} + {c.initiative_modifier} {sign} {c.armour_points}"
                                     + (f" − {SURPRISE_PENALTY}" if c.surprised else "") + f" = {total}",
                              children=children))
@@ -178,7 +178,8 @@ def roll_initiative(combatants: Sequence[InitiativeCombatant], *, dice: Dice | N
             order_names += group
     order = tuple(InitiativeEntry(n, rolled[n][0], rolled[n][1], by_name[n].dex, tuple(roll_offs[n]),
                                   by_name[n].surprised) for n in order_names)
-    children = [*steps, *tie_steps,
+    # each combatant's working, listed in the order they act (the order line repeats it)
+    children = [*(steps[n] for n in order_names), *tie_steps,
                 Step.of(StepKind.RESULT, "Order", value=[e.name for e in order],
                         detail=", ".join(f"{e.name} {e.total}" for e in order) + " (highest goes first)",
                         cites=[ids.INITIATIVE])]
