@@ -92,3 +92,41 @@ def test_exchange_agrees_with_engine():
     for loc, dist in r.damage_by_location.items():
         here = {k: c for k, c in counts.items() if k[4] == loc}
         assert_agrees(as_exact(dist), here, sum(here.values()), label=f"damage at {loc}", key=lambda k: k[5])
+
+
+def _distributions(r):
+    yield "levels", r.levels
+    yield "attacker_effects", r.attacker_effects
+    yield "defender_effects", r.defender_effects
+    yield "chosen_effects", r.chosen_effects
+    yield "location", r.location
+    yield "damage", r.damage
+    for loc, d in r.damage_by_location.items():
+        yield f"damage_by_location[{loc}]", d
+
+
+BLEED = {"attacker": {"skill": 50, "str_siz": 22, "effects": ["Bleed"],
+                      "weapon": {"damage": "1d8", "size": "Medium", "traits": ["cutting"]}},
+         "defender": {"skill": 50, "weapon": {"size": "Medium"}}}
+
+
+@pytest.mark.parametrize("data", [FULL, BLEED, {"attacker": {"skill": 50, "str_siz": 22},
+                                                "defender": {"skill": 50, "weapon": {"size": "Medium"}}}])
+def test_every_distribution_sums_to_one_minus_the_cut_off(data):
+    r = mythras_exchange_odds(data)
+    assert r.truncated_mass == 0  # no Mythras die explodes
+    for name, d in _distributions(r):
+        assert abs(float(sum(p for _, p in d.items())) - (1 - float(r.truncated_mass))) < 1e-12, name
+        assert d.truncated_mass == r.truncated_mass, name
+
+
+def test_chosen_effects_include_none_chosen():
+    r = mythras_exchange_odds(BLEED)
+    # each side 50%: Critical 5, Success 45, Failure 48, Fumble 2 (/100). The attacker wins the
+    # differential (and, wanting only Bleed, takes it) when its level is higher:
+    # C*(S+F+Fu) + S*(F+Fu) + F*Fu = 5*95 + 45*50 + 48*2 = 2821 /10000; otherwise nothing is taken.
+    assert r.chosen_effects.as_floats() == {("Bleed", "none"): 0.2821, ("none", "none"): 0.7179}
+    assert r.chosen_effects[("none", "none")] == F(7179, 10000)
+    assert r.effect_chance == {"attacker": {"Bleed": F(2821, 10000)}, "defender": {}}
+    out = r.to_dict()["chosen_effects"]
+    assert out == {"outcomes": {"Bleed|none": 0.2821, "none|none": 0.7179}, "truncated_mass": 0.0}

@@ -24,7 +24,8 @@ ODDS_SCHEMA = {
     "output": {
         "mastery": "outcomes (hit/defended/missed/not-allowed), p_hit, p_defense_holds, p_aim, attack_totals, "
                    "defense_totals, damage, to_durability, to_health, p_zero_health, truncated_mass, trace",
-        "mythras": "levels (attacker|defender), attacker_effects, defender_effects, chosen_effects, p_hit, "
+        "mythras": "levels (attacker|defender), attacker_effects, defender_effects, chosen_effects "
+                   "(attacker|defender, 'none' when no Effect is taken), effect_chance, p_hit, "
                    "p_parried, location, damage, damage_by_location, truncated_mass, trace",
         "trauma": "rows (unit_id, range, text, tier, probability), tiers, p_close_call, fingers",
     },
@@ -131,6 +132,7 @@ def _mythras(args) -> int:
     lines += _dist_lines("Levels (attacker / defender)", r.levels)
     lines += _dist_lines("Special Effects won by the attacker", r.attacker_effects)
     lines += _dist_lines("Special Effects won by the defender", r.defender_effects)
+    lines += _dist_lines("Special Effects chosen (attacker / defender)", r.chosen_effects)
     lines += _dist_lines("Hit location", r.location)
     lines += _dist_lines("Damage dealt", r.damage)
     return _print(r, lines, args.json)

@@ -49,7 +49,12 @@ class MythrasExchangeOdds(TracedResult):
             defend counts as a Failure).
         attacker_effects, defender_effects: number of Special Effects won -> probability (0-3, plus
             a surprise bonus).
-        chosen_effects: (side, Effect) -> P(that side takes it) (from the preferences given).
+        chosen_effects: (attacker's chosen Effects, defender's chosen Effects) -> probability, each
+            side's Effects joined with ", " in the order chosen (from the preferences given), or
+            ``"none"``; ``("none", "none")`` is the exchange in which neither side takes a Special
+            Effect, so the distribution sums to 1.
+        effect_chance: side ("attacker"/"defender") -> Effect -> P(that side takes it): one marginal
+            per Effect, not a distribution (several Effects can be taken in one exchange).
         p_hit: P(the attack connects); p_parried: P(a successful parry).
         location: hit location -> probability (unconditional; "—" when nothing connects).
         damage: damage dealt to the location -> probability (0 when nothing connects or gets through).
@@ -65,6 +70,7 @@ class MythrasExchangeOdds(TracedResult):
     attacker_effects: Dist
     defender_effects: Dist
     chosen_effects: Dist
+    effect_chance: dict[str, dict[str, Fraction]]
     p_hit: Fraction
     p_parried: Fraction
     location: Dist
@@ -207,11 +213,13 @@ def mythras_exchange_odds(data: Mapping[str, Any] | None = None, *, inp=None,
     levels_d = j.map(lambda o: (o[0], o[1]))
     eff_a = j.map(lambda o: o[2])
     eff_d = j.map(lambda o: o[3])
-    chosen: dict[tuple[str, str], Fraction] = {}
+    # what each side takes, as one outcome per exchange: ("none", "none") is "no Special Effect chosen"
+    chosen = j.map(lambda o: (", ".join(dict.fromkeys(o[4])) or "none", ", ".join(dict.fromkeys(o[5])) or "none"))
+    effect_chance: dict[str, dict[str, Fraction]] = {"attacker": {}, "defender": {}}
     for o, p in j.items():
         for side, names in (("attacker", o[4]), ("defender", o[5])):
             for name in dict.fromkeys(names):
-                chosen[(side, name)] = chosen.get((side, name), Fraction(0)) + p
+                effect_chance[side][name] = effect_chance[side].get(name, Fraction(0)) + p
     location = j.map(lambda o: o[6])
     damage = j.map(lambda o: o[7])
     p_hit = j.prob(lambda o: o[6] != "—")
@@ -231,8 +239,8 @@ def mythras_exchange_odds(data: Mapping[str, Any] | None = None, *, inp=None,
                          detail="no Mythras die explodes: every outcome is exact"))
     trace = Step.of(StepKind.RESULT, f"Odds: {a.name} attacks {d.name}", f"P(hit) = {float(p_hit):.4g}",
                     children=steps)
-    return MythrasExchangeOdds(a_skill, d_skill, kind.value, levels_d, eff_a, eff_d, Dist(chosen), p_hit, p_parried,
-                               location, damage, by_loc, j.truncated_mass, trace)
+    return MythrasExchangeOdds(a_skill, d_skill, kind.value, levels_d, eff_a, eff_d, chosen, effect_chance, p_hit,
+                               p_parried, location, damage, by_loc, j.truncated_mass, trace)
 
 
 def _damage_pipeline(inp, a_fx, d_fx, parried, weapon_dice, loc_dist, overrides, uses):
