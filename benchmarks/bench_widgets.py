@@ -126,13 +126,15 @@ def measure(page) -> dict[str, list[float]]:
     seeds = [(7, 42), (1, 18)]
     for i in range(SAMPLES + 1):  # the first round is the warm-up
         script, total = scripts[i % 2]
-        _fill(page, ".rl-mastery-exchange-panel .rl-script input", script)
+        seed, face = seeds[i % 2]
+        page.wait_for_timeout(100)  # the kernel idle before each plain click, as before each panel click
         t_plain = plain()
+        _fill(page, ".rl-mastery-exchange-panel .rl-script input", script)
         t_ex = page.evaluate(CLICK_TIMED, [".rl-mastery-exchange-panel button.rl-run",
                                            f'.rl-mastery-exchange-panel .rl-outcome[data-attack="{total}"]', None])
-        seed, face = seeds[i % 2]
-        _fill(page, ".rl-trauma-panel .rl-seed input", str(seed))
+        page.wait_for_timeout(100)
         t_plain2 = plain()
+        _fill(page, ".rl-trauma-panel .rl-seed input", str(seed))
         t_tr = page.evaluate(CLICK_TIMED, [".rl-trauma-panel button.rl-roll",
                                            f'.rl-trauma-panel .rl-outcome[data-roll="{face}"]', None])
         if i:
