@@ -85,22 +85,40 @@ def test_to_markdown_nested_bullets_links_quotes_and_rulings():
     assert md.splitlines()[0] == "- **Exchange**: hit\\"
     assert "  *Attack beats defense\\.*" not in md  # '.' is left alone
     assert "  *Attack beats defense.*\\" in md
-    assert (
-        "  Rule: [Mastery › Combat › Death › Fighting On ¶2](#mastery/combat/death/fighting-on%232)"
-        in md
-    )
+    assert "  Rule: Mastery › Combat › Death › Fighting On ¶2 (`mastery/combat/death/fighting-on#2`)" in md
     assert "  > A character at 0 HP may keep fighting." in md
     assert "  Ruling: `mastery.failed-defense-damage` = **full**" in md
     # children are nested one level deeper; the unresolved citation shows its id
     assert "  - **Attack roll**: 4, 4, 1\\" in md
-    assert "    Rule: [mastery/combat/trials#1](#mastery/combat/trials%231) — tier die explodes" in md
+    assert "    Rule: `mastery/combat/trials#1` — tier die explodes" in md
     assert "  - **Attack vs defense**: 9 &gt; 6" in md
 
 
-def test_to_markdown_without_resolver_links_ids():
+def test_to_markdown_without_resolver_names_ids_and_has_no_dead_anchors():
     md = to_markdown(sample())
-    assert "[mastery/combat/death/fighting-on#2](#mastery/combat/death/fighting-on%232)" in md
+    assert "Rule: `mastery/combat/death/fighting-on#2`" in md
+    assert "](#" not in md  # a handout has no anchors to point at
     assert ">" not in md.replace("&gt;", "")
+
+
+def test_to_markdown_links_only_through_a_link_function():
+    md = to_markdown(sample(), resolve, link=lambda rid: f"https://rules.example/{rid.replace('#', '/p')}")
+    assert ("Rule: [Mastery › Combat › Death › Fighting On ¶2](https://rules.example/mastery/combat/death/fighting-on/p2)"
+            in md)
+    assert "javascript" not in to_markdown(sample(), resolve, link=lambda rid: "javascript:alert(1)")
+
+
+def test_values_the_label_already_says_are_not_repeated():
+    step = Step.of(StepKind.RESULT, "Attack (Ana, Broadsword): Critical", value="Critical", children=[
+        Step.of(StepKind.RESULT, "Hit", value="hit"),
+        Step.of(StepKind.ROLL, "Weapon damage 1d8", value=7),
+        Step.of(StepKind.ROLL, "d100: 7", value=7),
+        Step.of(StepKind.RESULT, "Fumble", value="Critical")])
+    text = to_text(step).splitlines()
+    assert text == ["Attack (Ana, Broadsword): Critical", "  Hit", "  Weapon damage 1d8: 7", "  d100: 7",
+                    "  Fumble: Critical"]
+    assert 'class="rl-value"' not in to_html(Step.of(StepKind.RESULT, "Hit", value="hit"))
+    assert to_markdown(Step.of(StepKind.RESULT, "Hit", value="hit")) == "- **Hit**"
 
 
 def test_to_markdown_escapes_html_and_markdown():

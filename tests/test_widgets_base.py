@@ -33,9 +33,9 @@ def test_unknown_citation_stays_a_bare_id_without_a_quote():
 
 
 def test_trace_text_is_escaped():
-    out = trace_html(Step.of(StepKind.RULE, XSS, value=XSS, detail=XSS))
+    out = trace_html(Step.of(StepKind.RULE, XSS, value=[XSS, 1], detail=XSS))
     assert "<img" not in out
-    assert out.count("&lt;img src=x onerror=alert(1)&gt;") == 3
+    assert out.count("&lt;img src=x onerror=alert(1)&gt;") == 3  # label, value and detail
 
 
 def test_wrap_citations_leaves_text_without_quotes_alone():

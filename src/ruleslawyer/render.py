@@ -61,6 +61,23 @@ def format_value(value: object) -> str:
     return str(value)
 
 
+def _shown_value(label: str, value: object) -> str:
+    """The value as displayed after the label, or ``""`` when the label already ends with it.
+
+    ``Hit`` + ``hit`` or ``Attack (Ana): Critical`` + ``Critical`` would read twice; a value the
+    label does not already say is always shown.
+    """
+    val = format_value(value)
+    if not val:
+        return ""
+    lab, v = label.strip().lower(), val.strip().lower()
+    if lab == v:
+        return ""
+    if lab.endswith(v) and not lab[-len(v) - 1].isalnum():
+        return ""
+    return val
+
+
 def _one_line(text: str) -> str:
     return " ".join(text.split())
 
@@ -120,7 +137,7 @@ def to_text(step: Step, resolve: Resolver | None = None) -> str:
     def visit(s: Step, depth: int) -> None:
         pad = "  " * depth
         head = ("ERROR: " if s.kind is StepKind.ERROR else "") + _one_line(s.label)
-        val = format_value(s.value)
+        val = _shown_value(s.label, s.value)
         if val:
             head += f": {_one_line(val)}"
         for c in s.cites:
@@ -174,13 +191,15 @@ def _anchor(rule_id: str) -> str:
     return "#" + quote(rule_id, safe="/-._~")
 
 
-def to_markdown(step: Step, resolve: Resolver | None = None) -> str:
+def to_markdown(step: Step, resolve: Resolver | None = None, link: Linker | None = None) -> str:
     """Render a trace as a nested Markdown bullet list.
 
     Each step is a bullet: ``**label**: value``, the detail in italics on the
-    next line, then one line per citation, ``Rule: [breadcrumb ¶n](#rule-id)``
-    (the id is the link text without ``resolve``), followed, when ``resolve``
-    finds the rule, by a blockquote of its text. Rulings read
+    next line, then one line per citation, ``Rule: breadcrumb ¶n (`rule-id`)``
+    (the id alone without ``resolve``), followed, when ``resolve`` finds the rule,
+    by a blockquote of its text. The output stands alone (a handout has no
+    anchors to point at); pass ``link`` (``rule_id -> href or None``) to make each
+    citation a link ``[breadcrumb ¶n](href)`` instead. Rulings read
     ``Ruling: `ruling.id` = **answer**`` so they never pass for the book.
     Lines of one item end in a backslash hard break. Children are nested
     bullets indented two spaces per level.
@@ -191,6 +210,7 @@ def to_markdown(step: Step, resolve: Resolver | None = None) -> str:
     Args:
         step: Root of the trace.
         resolve: Optional ``rule_id -> object with .breadcrumb/.text, or None``.
+        link: Optional ``rule_id -> href`` making citations links (unsafe schemes are dropped).
 
     Returns:
         The Markdown, lines joined by ``"\\n"``, no trailing newline.
@@ -204,7 +224,7 @@ def to_markdown(step: Step, resolve: Resolver | None = None) -> str:
         # blocks: ("p", line) joins with hard breaks; ("q", text) is a blockquote
         blocks: list[tuple[str, str]] = []
         head = ("**ERROR:** " if s.kind is StepKind.ERROR else "") + f"**{_md(s.label)}**"
-        val = format_value(s.value)
+        val = _shown_value(s.label, s.value)
         if val:
             head += f": {_md(val)}"
         blocks.append(("p", head))
@@ -213,7 +233,13 @@ def to_markdown(step: Step, resolve: Resolver | None = None) -> str:
         for c in s.cites:
             found = lookup(c.rule_id)
             crumb = found[0] if found else c.rule_id
-            line = f"Rule: [{_md(crumb)}]({_anchor(c.rule_id)})"
+            href = _safe_href(link(c.rule_id) or "") if link is not None else None
+            if href:
+                line = f"Rule: [{_md(crumb)}]({href.replace(')', '%29').replace(' ', '%20')})"
+            elif found:
+                line = f"Rule: {_md(crumb)} (`{_code(c.rule_id)}`)"
+            else:
+                line = f"Rule: `{_code(c.rule_id)}`"
             if c.note:
                 line += f" — {_md(c.note)}"
             blocks.append(("p", line))
@@ -322,7 +348,7 @@ def to_html(step: Step, resolve: Resolver | None = None, link: Linker | None = N
         kind = s.kind.value
         out.append(f'<li class="rl-step rl-{kind}" data-kind="{kind}">')
         out.append(f'<span class="rl-label">{_e(s.label)}</span>')
-        val = format_value(s.value)
+        val = _shown_value(s.label, s.value)
         if val:
             out.append(f'<span class="rl-value">{_e(val)}</span>')
         out.extend(cite(c) for c in s.cites)
