@@ -105,3 +105,18 @@ def test_every_common_expansion_reaches_some_rules():
     have = _stems_of(None)
     for syn in synonyms(COMMON):
         assert any(all(porter_stems([w]).get(w) in have for w in p.split() if w.isalpha()) for p in syn.expand), syn
+
+
+@pytest.mark.parametrize(("words", "row"), [
+    # Bash knocks the foe back; Grip is the unarmed hold (supplement Special Effects rows ¶7, ¶13);
+    # Trip Opponent (¶8) knocks them down
+    (("knockback", "knock back", "knock-back", "shove"), "mythras/supplement/special-effects#7"),
+    (("grapple", "grab", "wrestle", "grappling"), "mythras/supplement/special-effects#13"),
+    (("knock down", "knocked down"), "mythras/supplement/special-effects#8"),
+])
+def test_a_gms_words_for_special_effects_find_them(words, row):
+    for w in words:
+        hits = top(w, "mythras")
+        assert hits[0] == row, w
+        # the chapter's own list of Special Effects is right behind
+        assert "mythras/combat/special-effects#1" in hits, w
