@@ -786,11 +786,23 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
     if hits:
         return SearchResults(query=query, hits=tuple(hits), fts_query=expr, expansions=tuple(notes))
     suggestions = tuple(suggest(query, db=db))
-    hint = f"No rules match {query.strip()[:80]!r}."
+    return SearchResults(query=query, hint=_no_match_hint(query, ruleset, suggestions, db),
+                         fts_query=expr, suggestions=suggestions, expansions=tuple(notes))
+
+
+def _no_match_hint(query: str, ruleset: str | None, suggestions: tuple[str, ...], db: str | None) -> str:
+    """What to try when nothing matches: did-you-mean words, other rulesets' matches, or where to browse."""
+    hint = f"No rules match {query.strip()[:80]!r}"
+    if ruleset is not None:
+        others = sorted({h.ruleset for h in search(query, None, 50, db=db)})
+        if others:
+            return (f"{hint} in {ruleset}; it matches in {', '.join(others)} "
+                    "(search without the ruleset filter to see them).")
+        hint += f" in {ruleset}"
     if suggestions:
-        hint += " Did you mean: " + ", ".join(suggestions) + "?"
-    return SearchResults(query=query, hint=hint, fts_query=expr, suggestions=suggestions,
-                         expansions=tuple(notes))
+        return f"{hint}. Did you mean: {', '.join(suggestions)}?"
+    return (f"{hint}. Try a broader or different word (the book's own term, e.g. parry, trauma, phase), "
+            "or browse with `ruleslawyer tables` and `ruleslawyer define TERM`.")
 
 
 def suggest(query: str, *, db: str | None = None, n: int = 3) -> list[str]:

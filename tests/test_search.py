@@ -161,3 +161,18 @@ def test_score_is_coverage_plus_definition_bonus_plus_a_quarter_bm25():
     n_both = sum(1 for h in both if "dying" in h.text.lower() and "timer" in h.text.lower())
     assert n_both >= 3
     assert all("timer" in h.text.lower() and "dying" in h.text.lower() for h in both[:n_both])
+
+
+def test_no_match_always_says_what_to_try():
+    # nothing close in the vocabulary: where to browse
+    none = search("xylophone")
+    assert not none and none.suggestions == ()
+    assert none.hint.startswith("No rules match 'xylophone'. Try a broader or different word")
+    assert "`ruleslawyer tables`" in none.hint and "`ruleslawyer define TERM`" in none.hint
+    # a ruleset filter that hides matches elsewhere: say where they are
+    other = search("trauma", ruleset="mythras")
+    assert not other
+    assert other.hint == ("No rules match 'trauma' in mythras; it matches in mastery "
+                          "(search without the ruleset filter to see them).")
+    # a near-miss spelling the corrector leaves alone still gets did-you-mean or the browse hint
+    assert search("qwrtzy").hint.startswith("No rules match 'qwrtzy'.")
