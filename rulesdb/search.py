@@ -69,6 +69,10 @@ BM25_SHARE = 0.25
 SYNONYM_FACTOR = 0.6
 #: bm25 of a unit that is only a heading is multiplied by this: its section's text answers better.
 HEADING_FACTOR = 1.0
+#: The kit's own supplement prose (its notes on silent points, its explanations; not its table
+#: rows) is not where a rule defines a word, so it gets no LABEL_BONUS, and its whole score is
+#: multiplied by this: for the same match strength the chapters' rules come first.
+SUPPLEMENT_PROSE_FACTOR = 0.95
 
 _MARK = ("<mark>", "</mark>")
 #: What _escape(text, quote=True) does, without importing html (kept off the CLI's cold path).
@@ -205,6 +209,13 @@ class _Index:
                 "SELECT g.key, u.rowid FROM glossary g JOIN units u ON u.id = g.unit_id "
                 "WHERE g.style IN ('label', 'sentence')"):
             labels.setdefault(rowid, set()).update(self.stems.get(w, w) for w in key.split())
+        #: rowid -> SUPPLEMENT_PROSE_FACTOR for supplement units that are not table rows.
+        self.prose_factor: dict[int, float] = dict.fromkeys(
+            (r for (r,) in conn.execute(
+                "SELECT u.rowid FROM units u JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter "
+                "WHERE c.kind = 'supplement' AND u.kind != 'row'")), SUPPLEMENT_PROSE_FACTOR)
+        for r in self.prose_factor:
+            labels.pop(r, None)
         self.labels: dict[int, frozenset[str]] = {k: frozenset(v) for k, v in labels.items()}
 
     def raw(self, stem: str) -> list:
@@ -746,16 +757,18 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
                 bm[r] = bm.get(r, 0.0) + c
         for r in defining:
             cover[r] += (w if r in typed else ws) * LABEL_BONUS
-    factor = idx.factor
+    factor, prose = idx.factor, idx.prose_factor
     if len(groups) == 1 and per_group:
         # The same score as below for one group: its (typed or synonym) weight, times the
         # definition bonus, over the total weight, plus the bm25 part.
         k, kl = w / total, w / total * (1.0 + LABEL_BONUS)
         ks, ksl = k * SYNONYM_FACTOR, kl * SYNONYM_FACTOR
-        ranked = [(((kl if r in defining else k) if r in typed else (ksl if r in defining else ks))
-                   + BM25_SHARE * (b := c * factor[r]) / (1.0 + b), -r) for r, c in seen.items()]
+        ranked = [((((kl if r in defining else k) if r in typed else (ksl if r in defining else ks))
+                    + BM25_SHARE * (b := c * factor[r]) / (1.0 + b)) * prose.get(r, 1.0), -r)
+                  for r, c in seen.items()]
     else:
-        ranked = [(c / total + BM25_SHARE * (b := bm[r] * factor[r]) / (1.0 + b), -r) for r, c in cover.items()]
+        ranked = [((c / total + BM25_SHARE * (b := bm[r] * factor[r]) / (1.0 + b)) * prose.get(r, 1.0), -r)
+                  for r, c in cover.items()]
     top = heapq.nlargest(limit, ranked)
     best = [-r for _, r in top]
     scores = {-r: sc for sc, r in top}

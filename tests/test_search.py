@@ -153,7 +153,10 @@ def test_score_is_coverage_plus_definition_bonus_plus_a_quarter_bm25():
     hits = search("durability", ruleset="mastery")
     assert hits[0].id == "mastery/combat/additional-combat-rules/health-types#1"
     assert 1.5 <= hits[0].score < 1.75
-    defining = [h for h in hits if "Durability." in h.text or "Durability is" in h.text]
+    # (the kit's supplement note "Energy damage against armour. Durability is worn down …" is not a
+    # definition: supplement prose gets no definition bonus and x0.95, see the test below)
+    defining = [h for h in hits if ("Durability." in h.text or "Durability is" in h.text)
+                and "/supplement/" not in h.id]
     assert all(1.5 <= h.score < 1.75 for h in defining)
     assert all(1.0 <= h.score < 1.25 for h in hits if h not in defining)
     # Two words: a unit holding both ranks above every unit holding one.
@@ -161,6 +164,20 @@ def test_score_is_coverage_plus_definition_bonus_plus_a_quarter_bm25():
     n_both = sum(1 for h in both if "dying" in h.text.lower() and "timer" in h.text.lower())
     assert n_both >= 3
     assert all("timer" in h.text.lower() and "dying" in h.text.lower() for h in both[:n_both])
+
+
+def test_chapter_rules_outrank_the_kits_supplement_prose():
+    # "parries" (stem parri) is one word of the supplement note "Circumvent Parry. The published rules
+    # have …" (where-the-chapter-is-silent): that note used to come first on a definition bonus. The
+    # chapter's units now lead; supplement prose scores (coverage 1.0 + bm25 part) x 0.95 < 1.2.
+    hits = search("parries", ruleset="mythras", limit=100)
+    assert hits[0].id.startswith("mythras/combat/")
+    note = next(h for h in hits if h.id == "mythras/supplement/where-the-chapter-is-silent#6")
+    assert note.score < 0.95 * 1.25 and note.score < hits[0].score
+    # supplement table rows are data, not prose, and are not demoted: "Bash" still finds its Special
+    # Effects row first, ahead of the chapter's list that names it among a dozen others
+    bash = search("bash", ruleset="mythras")
+    assert (bash[0].id, bash[0].kind) == ("mythras/supplement/special-effects#7", "row")
 
 
 def test_no_match_always_says_what_to_try():
