@@ -25,6 +25,7 @@ from .paths import (DB_ENV, HOUSE_RULES_ENV, SCHEMA_FILE, SCHEMA_VERSION, SOURCE
 __all__ = [
     "BuildError",
     "BuildReport",
+    "DatabasePathError",
     "HOUSE_RULES_ENV",
     "DB_ENV",
     "SOURCES_DIR",
@@ -42,12 +43,53 @@ MARK_CHARS = "\ue000\ue001"
 
 _DICE_HEADER = re.compile(r"^(\d*)[dD](\d+)$")
 _RANGE = re.compile(r"^(\d+)(?:\s*[–—-]\s*(\d+))?$")
-_TABLE_DIRECTIVE = re.compile(r"^<!--\s*table:\s*([^\s>]+)\s*-->$")
+_TABLE_DIRECTIVE = re.compile(r"^<!--\s*table:\s*([^\s>|]+)\s*(?:\|\s*([^>]*?)\s*)?-->$")
 _SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
 class BuildError(SourcesError):
     """The sources could not be built. ``problems`` lists ``file:line: message`` strings."""
+
+
+class DatabasePathError(ValueError):
+    """The database path holds something other than a rules database (a folder, another file);
+    the build refuses to overwrite it."""
+
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _check_target(target: Path) -> None:
+    """Refuse to replace anything at ``target`` but an empty file or an earlier rules database.
+
+    Raises:
+        DatabasePathError: ``target`` is a folder, or a non-empty file that is not a rules database
+            (not SQLite, or no ``meta`` table with a ``schema_version``).
+    """
+    if not target.exists():
+        return
+    if target.is_dir():
+        raise DatabasePathError(f"db: {target} is a folder; give a file path for the rules database")
+    try:
+        with open(target, "rb") as f:
+            header = f.read(len(_SQLITE_HEADER))
+    except OSError as exc:
+        raise DatabasePathError(f"db: cannot read {target}: {exc.strerror or exc}") from None
+    if not header:
+        return  # an empty file: nothing to lose
+    ours = False
+    if header == _SQLITE_HEADER:
+        try:
+            conn = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)
+            try:
+                ours = conn.execute("SELECT 1 FROM meta WHERE key = 'schema_version'").fetchone() is not None
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            ours = False
+    if not ours:
+        raise DatabasePathError(f"db: {target} exists and is not a rules database; refusing to overwrite it "
+                                "(remove it or choose another path)")
 
 
 @dataclass(frozen=True)
@@ -210,7 +252,7 @@ def _parse_file(path: Path, name: str, house: bool, md, doc: _Doc) -> None:
     seen_h1 = False
     section_id = chapter_id
     depth = 0
-    pending_table: tuple[str, int] | None = None
+    pending_table: tuple[str, int, str] | None = None
     item_first_para: list[bool] = []
     table: _Table | None = None
     row_cells: list[str] = []
@@ -281,7 +323,7 @@ def _parse_file(path: Path, name: str, house: bool, md, doc: _Doc) -> None:
             body, links = _inline_text(tokens[i + 1])
             directive = _TABLE_DIRECTIVE.match(body)
             if directive and depth == 0:
-                pending_table = (directive.group(1), line)
+                pending_table = (directive.group(1), line, (directive.group(2) or "").strip())
                 if not _SLUG_RE.match(pending_table[0]):
                     doc.problems.append(f"{where}: table name {pending_table[0]!r} must be a lowercase slug")
             elif body:
@@ -297,12 +339,12 @@ def _parse_file(path: Path, name: str, house: bool, md, doc: _Doc) -> None:
             i += 3
             continue
         elif tok.type == "table_open":
-            tname, tline = pending_table if pending_table else (section_id.rsplit("/", 1)[-1], line)
+            tname, tline, ttitle = pending_table if pending_table else (section_id.rsplit("/", 1)[-1], line, "")
             if pending_table and tline < line - 3:
                 doc.problems.append(f"{name}:{tline}: table name directive is not followed by a table")
             pending_table = None
             tid = f"{chapter_id}/tables/{tname}"
-            title = stack[-1][2] if stack else chapter_title
+            title = ttitle or (stack[-1][2] if stack else chapter_title)
             table = _Table(tid, ruleset, chapter, section_id, tname, title, [], None, None, name, line)
         elif tok.type == "thead_open":
             in_thead = True
@@ -410,6 +452,16 @@ def _validate(doc: _Doc) -> None:
             doc.problems.append(f"{where}: cross-reference to {target!r}, which does not exist")
 
 
+def _disambiguate_titles(doc: _Doc) -> None:
+    """Tables that would share a title (two in one section) get their name added to it."""
+    seen: dict[tuple[str, str], int] = {}
+    for t in doc.tables:
+        seen[(t.ruleset, t.title)] = seen.get((t.ruleset, t.title), 0) + 1
+    for t in doc.tables:
+        if seen[(t.ruleset, t.title)] > 1:
+            t.title = f"{t.title} — {t.name.replace('-', ' ')}"
+
+
 def _parse_all(house_rules: Path | None) -> _Doc:
     md = _parser()
     doc = _Doc()
@@ -418,6 +470,9 @@ def _parse_all(house_rules: Path | None) -> _Doc:
             _parse_file(path, name, house, md, doc)
         except UnicodeDecodeError as exc:
             doc.problems.append(f"{name}:1: not UTF-8 text ({exc.reason})")
+        except OSError as exc:
+            doc.problems.append(f"{name}:1: cannot read: {exc.strerror or exc}")
+    _disambiguate_titles(doc)
     _validate(doc)
     return doc
 
@@ -474,6 +529,8 @@ def build(out: str | os.PathLike[str] | None = None,
     Raises:
         BuildError: the sources are invalid (each problem as ``file:line: message``); nothing is
             written and an existing database at ``out`` is left untouched.
+        DatabasePathError: ``out`` is a folder or a file that is not a rules database (it is left
+            untouched).
     """
     target = Path(out).expanduser() if out is not None else default_db_path()
     house = house_rules_dir(house_rules)
@@ -486,6 +543,7 @@ def build(out: str | os.PathLike[str] | None = None,
         raise BuildError(exc.problems) from None
     if doc.problems:
         raise BuildError(doc.problems)
+    _check_target(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     try:

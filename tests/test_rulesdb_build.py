@@ -258,3 +258,25 @@ def test_changed_build_code_or_data_rebuilds_the_database(tmp_path, monkeypatch)
     rulesdb.ensure_database(target)
     assert target.stat().st_mtime_ns != stamp and digest(target) != first
     rulesdb.reset_cache()
+
+
+def test_table_titles_are_distinct_within_a_ruleset(db):
+    tables = rulesdb.list_tables(db=db)
+    by_ruleset: dict[str, list[str]] = {}
+    for t in tables:
+        by_ruleset.setdefault(t.ruleset, []).append(t.title)
+    for ruleset, titles in by_ruleset.items():
+        assert len(titles) == len(set(titles)), (ruleset, titles)
+    titles = {t.id: t.title for t in tables}
+    assert titles["mythras/supplement/tables/weapon-size"] == "Weapon Size steps"
+    assert titles["mastery/combat/tables/trauma"] == "Trauma Table"
+
+
+def test_two_tables_in_one_section_get_their_names_in_the_title(tmp_path):
+    house = tmp_path / "house"
+    write(house, "t.md", "# House Rules\n\n## Loot\n\n<!-- table: coins -->\n\n| d4 | Coins |\n|---|---|\n"
+                         "| 1–4 | few |\n\n<!-- table: gems -->\n\n| d2 | Gems |\n|---|---|\n| 1–2 | one |\n")
+    target = tmp_path / "r.db"
+    build(target, house_rules=house)
+    titles = {t.id: t.title for t in rulesdb.list_tables("house", db=target)}
+    assert titles == {"house/extras/tables/coins": "Loot — coins", "house/extras/tables/gems": "Loot — gems"}
