@@ -18,15 +18,11 @@ from .db import connect
 from .words import WORD_RE, fold
 from .synonyms import expand
 
-__all__ = ["Definition", "Definitions", "UnknownTermError", "define", "glossary", "terms_in", "STYLE_ORDER"]
+__all__ = ["Definition", "Definitions", "define", "glossary", "terms_in", "STYLE_ORDER"]
 
 #: Preference when a term has several definitions: a label beats a defining sentence beats an
 #: abbreviation.
 STYLE_ORDER = {"label": 0, "sentence": 1, "abbreviation": 2}
-
-
-class UnknownTermError(LookupError):
-    """No source defines this term."""
 
 
 @dataclass(frozen=True)
@@ -65,11 +61,18 @@ class Definitions:
         query: the term as asked.
         definitions: the definitions (a chapter's label first).
         via: how the query reached them (``synonym: HP → health``), empty when directly.
+        hint: when nothing defines the term, what to try instead (close terms, or search).
+        suggestions: close defined terms (folded keys), best first, when nothing matched.
     """
 
     query: str
     definitions: tuple[Definition, ...]
     via: tuple[str, ...] = ()
+    hint: str = ""
+    suggestions: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.definitions)
 
     def __iter__(self):
         return iter(self.definitions)
@@ -81,11 +84,14 @@ class Definitions:
         return self.definitions[index]
 
     def to_dict(self) -> dict:
-        return {"query": self.query, "via": list(self.via), "definitions": [d.to_dict() for d in self.definitions]}
+        return {"query": self.query, "via": list(self.via), "definitions": [d.to_dict() for d in self.definitions],
+                "hint": self.hint, "suggestions": list(self.suggestions)}
 
     def to_markdown(self) -> str:
         """A Markdown block: each definition quoted with its breadcrumb and citation id."""
         lines = [f"**{self.query}**" + (f" ({'; '.join(self.via)})" if self.via else "")]
+        if self.hint:
+            lines += ["", self.hint]
         for d in self.definitions:
             lines += ["", f"> {d.text}", f"> — {d.breadcrumb} `[{d.rule_id}]`"]
         return "\n".join(lines)
@@ -149,12 +155,12 @@ def define(term: str, ruleset: str | None = None, *, db: str | os.PathLike[str] 
 
     Returns:
         :class:`Definitions`, a chapter's label first, then defining sentences, abbreviations and
-        supplement entries.
+        supplement entries. A term nothing defines is an empty result (not an error) whose
+        ``hint`` names close terms, or says whether a full-text search finds the word.
 
     Raises:
         RulesInputError: ``term`` is empty or not text (field ``term``).
         ValueError: unknown ruleset.
-        UnknownTermError: nothing defines it (the message names close terms).
     """
     from ruleslawyer.errors import RulesInputError
 
@@ -188,10 +194,21 @@ def define(term: str, ruleset: str | None = None, *, db: str | os.PathLike[str] 
                         via.append(note)
                     found += hits
     if not found:
-        close = difflib.get_close_matches(key, list(by_key), n=5, cutoff=0.6)
-        hint = f"; close terms: {', '.join(close)}" if close else "; try `ruleslawyer search`"
+        close = tuple(difflib.get_close_matches(key, list(by_key), n=5, cutoff=0.6))
         where = f" in {ruleset}" if ruleset else ""
-        raise UnknownTermError(f"no definition of {term.strip()!r}{where}{hint}")
+        hint = f"No definition of {term.strip()[:80]!r}{where}."
+        if close:
+            hint += f" Close terms: {', '.join(close)}."
+        else:
+            from .search import search
+
+            n = len(search(term, ruleset, 1000, db=db))
+            rules = f"the {ruleset} rules" if ruleset else "the rules"
+            hint += (f" A search of {rules} finds {n} unit{'s' if n != 1 else ''}: try `ruleslawyer search "
+                     f"{term.strip()[:80]}`." if n else
+                     f" Nothing in {rules} matches it either; try the book's own term, or browse with "
+                     "`ruleslawyer tables`.")
+        return Definitions(term, (), (), hint, close)
     unique = {d.rule_id + "|" + d.key: d for d in found}
     return Definitions(term, tuple(sorted(unique.values(), key=_rank)), tuple(via))
 

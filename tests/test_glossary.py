@@ -7,7 +7,7 @@ import pytest
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.rulesdb import all_ids, get_rule
 from ruleslawyer.rulesdb.extract import find_definitions
-from ruleslawyer.rulesdb.glossary import Definitions, UnknownTermError, define, glossary
+from ruleslawyer.rulesdb.glossary import Definitions, define, glossary
 
 
 @pytest.mark.parametrize("term, rule_id", [
@@ -44,11 +44,22 @@ def test_synonym_reaches_the_definition_and_says_so():
     assert result.via == ("synonym: HP → health",)
 
 
-def test_unknown_term_names_close_terms():
-    with pytest.raises(UnknownTermError, match="close terms"):
-        define("flankin")
-    with pytest.raises(LookupError):
-        define("xylophone")
+def test_unknown_term_is_an_empty_result_with_a_hint():
+    # close defined terms when there are some
+    r = define("flankin")
+    assert not r and len(r) == 0 and r.suggestions == ("flanking",)
+    assert r.hint == "No definition of 'flankin'. Close terms: flanking."
+    # no close term, but the full-text search reaches it (grapple -> the Grip Effect, via a synonym)
+    r = define("grapple", ruleset="mythras")
+    assert not r and r.suggestions == ()
+    assert r.hint.startswith("No definition of 'grapple' in mythras. A search of the mythras rules finds ")
+    assert r.hint.endswith(": try `ruleslawyer search grapple`.")
+    # nothing anywhere
+    r = define("xylophone")
+    assert r.hint == ("No definition of 'xylophone'. Nothing in the rules matches it either; try the book's own "
+                      "term, or browse with `ruleslawyer tables`.")
+    assert r.to_dict()["hint"] == r.hint and r.hint in r.to_markdown()
+    # an empty term is still bad input
     with pytest.raises(RulesInputError, match="term"):
         define("  ")
 

@@ -37,8 +37,15 @@ def test_define_text_json_and_unknown(capsys):
     data = json.loads(out)
     assert data["via"] == ["synonym: HP → health"]
     assert data["definitions"][0]["rule_id"] == "mastery/combat/additional-combat-rules/health-types#2"
-    code, _, err = run(capsys, "define", "xylophone")
-    assert code == 1 and "no definition of 'xylophone'" in err
+    # a term nothing defines is "no results", not an error: exit 0 with what to try
+    code, out, err = run(capsys, "define", "xylophone")
+    assert (code, err) == (0, "")
+    assert out == ("No definition of 'xylophone'. Nothing in the rules matches it either; try the book's own "
+                   "term, or browse with `ruleslawyer tables`.\n")
+    code, out, _ = run(capsys, "define", "flankin", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["definitions"] == [] and data["suggestions"] == ["flanking"]
+    assert data["hint"] == "No definition of 'flankin'. Close terms: flanking."
 
 
 def test_audit_text_and_json(capsys):

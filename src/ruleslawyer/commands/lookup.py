@@ -64,6 +64,9 @@ def _define(args) -> int:
         from ruleslawyer.cli import print_json
         print_json(result)
         return 0
+    if not result:
+        print(result.hint)
+        return 0
     print(result.query + (f"  ({'; '.join(result.via)})" if result.via else ""))
     for d in result.definitions:
         print()
