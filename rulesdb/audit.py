@@ -286,6 +286,10 @@ def audit(ruleset: str | None = None, *, include_supplements: bool = False,
         f"SELECT u.id, u.ruleset, u.section, u.kind, u.depth, u.text FROM units u JOIN chapters c "
         f"ON c.ruleset = u.ruleset AND c.chapter = u.chapter WHERE {where} ORDER BY u.ord", params)]
     in_scope = {u["id"] for u in units}
+    # report only the source kinds there are (no "house-rules" when none are built in)
+    present = {k for (k,) in conn.execute(
+        f"SELECT DISTINCT kind FROM chapters WHERE kind IN ({marks}) AND ruleset IN ({rmarks})", params)}
+    kinds = [k for k in kinds if k in present]
 
     xrefs = conn.execute("SELECT from_id, text, target_id, status, reason FROM xrefs ORDER BY from_id, text").fetchall()
     dangling = [{"from_id": f, "text": t, "reason": why} for f, t, _tid, st, why in xrefs

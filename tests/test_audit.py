@@ -111,3 +111,23 @@ def test_cross_references_for_links():
 ])
 def test_prose_reference_patterns(text, refs):
     assert find_xrefs(text) == refs
+
+
+def test_header_lists_only_the_source_kinds_present(report, tmp_path):
+    # the test database has the three chapters and their supplements, and no house rules
+    assert report.scope["kinds"] == ["chapter"]
+    assert "sources: chapter.\n" in report.to_markdown()
+    assert audit("mythras", include_supplements=True).scope["kinds"] == ["chapter", "supplement"]
+    # with a house-rules file built in, it is listed (and audited)
+    from ruleslawyer.rulesdb.build import build
+
+    house = tmp_path / "house"
+    house.mkdir()
+    (house / "extras.md").write_text(
+        "---\nruleset: house\nruleset_title: House\nchapter: extras\ntitle: House Rules\nkind: house-rules\n"
+        "provenance: our table\n---\n\n# House Rules\n\n## Brutal Crits\n\nA natural maximum also inflicts a Trauma.\n",
+        encoding="utf-8")
+    db = tmp_path / "rules.db"
+    build(db, house_rules=house)
+    assert audit(db=db).scope["kinds"] == ["chapter", "house-rules"]
+    assert audit("mastery", db=db).scope["kinds"] == ["chapter"]
