@@ -5,6 +5,8 @@ chromium through Playwright.
   stripped), so autosave never touches the repository. They use their own rules database, built with
   a house-rules file that carries an ``<img onerror>`` payload (the injection test searches for it),
   and a private Jupyter config dir (announcements off, no user settings or workspaces).
+* The servers run as ``make app`` / ``make lab`` do: with TCP_NODELAY on the kernel websocket
+  (:mod:`ruleslawyer.widgets.serve`).
 * Every request that does not go to 127.0.0.1 is aborted with ``context.route``.
 * Screenshots go to ``test-artifacts/`` (gitignored).
 * Without ``/usr/bin/chromium`` (or the ``playwright`` package) the tests skip; under ``CI=true`` they
@@ -25,6 +27,8 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+
+from ruleslawyer.widgets.serve import CONNECTION_CLASS  # noqa: E402 - as `make app` and `make lab` serve
 
 from harness import (ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, HOUSE_RULE, NOTEBOOKS,  # noqa: E402
                      STARTUP_TIMEOUT, require as _require)
@@ -131,10 +135,12 @@ def servers(served):
                   "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={lab_port}", "--ServerApp.port_retries=0",
                   "--IdentityProvider.token=", "--ServerApp.password=",
                   f"--ServerApp.root_dir={served['notebooks']}", "--LabApp.expose_app_in_browser=True",
-                  "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+                  "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+                  f"--ServerApp.kernel_websocket_connection_class={CONNECTION_CLASS}"],
                  served["env"], lab_log)
     voila = _start([sys.executable, "-m", "voila", "--no-browser", "--Voila.ip=127.0.0.1",
                     f"--Voila.port={voila_port}", "--Voila.port_retries=0",
+                    f"--Voila.kernel_websocket_connection_class={CONNECTION_CLASS}",
                     str(served["notebooks"] / "app.ipynb")], served["env"], voila_log)
     try:
         wait_http(f"http://127.0.0.1:{lab_port}/api", lab, lab_log)

@@ -1,6 +1,8 @@
 """Declared actions in Against the Darkmaster and the checks on what a character may declare.
 
-Rules (``darkmaster/combat/action-types``): one Full Action a Round; a Half Action beside a Full one
+Rules (``darkmaster/combat/action-types``): a melee or ranged attack or a non-instant Spell is a Full
+Action (the chapter's examples, ``#2``; declaring one as Half or Free is refused); one Full Action a
+Round; a Half Action beside a Full one
 gives -20 to both; two Half Actions go free of penalty; one Free Action, further ones count as Half;
 Multi-Round Actions (``Load (2)``) are consecutive Full Actions, lost if interrupted, and combine only
 with Free Actions; Readied Actions trigger at any time. A Dashing Attack takes -30 CMB and rules out a
@@ -298,6 +300,19 @@ def check_input(combatants: Sequence[Combatant]) -> None:
                                                                "Positional Bonus or a Dashing Attack")
 
 
+def _full_action_kind(a: Action) -> str | None:
+    """What makes ``a`` a Full Action by the chapter's examples (``action-types#2``: "making a melee or
+    ranged attack, casting a non-instant Spell"), or None. An Instant Spell is a Half Action
+    (``action-types#3``); a move may be full Move Rate (Full) or a Half Movement (Half)."""
+    if a.kind == ActionKind.MELEE:
+        return "a melee attack"
+    if a.kind == ActionKind.RANGED:
+        return "a ranged attack"
+    if a.kind == ActionKind.SPELL and not a.instant:
+        return "a non-instant Spell"
+    return None
+
+
 def _type_row(t: ActionType) -> str:
     return _tables.action_types()[t.value].unit_id
 
@@ -351,6 +366,12 @@ def check_declarations(combatants: Sequence[Combatant], overrides: Mapping[str, 
             if a.multi_round:
                 counts[j] = ActionType.FULL
                 continue
+            full_kind = _full_action_kind(a)
+            if full_kind and t is not ActionType.FULL:
+                mine.append(Refusal(f"{f}.actions[{j}].type", ids.FULL,
+                                    f"{a.name!r} is {full_kind}, which the rules give as a Full Action; declare it "
+                                    f"as Full, not {t.value}"))
+                continue
             if t is ActionType.FREE:
                 if free_used >= 1:
                     counts[j] = ActionType.HALF
@@ -389,7 +410,7 @@ def check_declarations(combatants: Sequence[Combatant], overrides: Mapping[str, 
             if a.kind is ActionKind.MELEE and a.dashing and c.parry > 0:
                 mine.append(Refusal(f"{f}.parry", ids.DASHING, f"{c.name} makes a Dashing Attack and cannot Parry "
                                                                "in the same Round: all CMB goes into the attack"))
-        refused = {r.field for r in mine}
+        refused = {r.field.removesuffix(".type") for r in mine}
         full_half = bool(fulls) and bool(halves) and not multi
         kept = [j for j in ok_idx if f"{f}.actions[{j}]" not in refused]
         pair_penalty = full_half and any(j in kept for j in fulls) and any(j in kept for j in halves)
