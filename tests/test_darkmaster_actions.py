@@ -117,3 +117,40 @@ def test_flags_must_be_booleans():
     with pytest.raises(RulesInputError) as e:
         seq([{**SWORD, "dashing": "yes"}])
     assert e.value.field == "combatants[0].actions[0].dashing"
+
+
+@pytest.mark.parametrize(("action", "what"), [
+    ({"name": "Spear thrust", "kind": "melee", "weapon_length": "Longest"}, "a melee attack"),
+    ({"name": "Shortbow shot", "kind": "ranged"}, "a ranged attack"),
+    ({"name": "Fire bolt", "kind": "spell"}, "a non-instant Spell"),
+])
+@pytest.mark.parametrize("declared", ["Half", "Free"])
+def test_attacks_and_non_instant_spells_are_full_actions(action, what, declared):
+    # action-types#2: "Full Actions ... Examples: making a melee or ranged attack, casting a
+    # non-instant Spell, moving at full Move Rate."
+    err = refused([{**action, "type": declared}])
+    assert err.field == "combatants[0].actions[0].type"
+    assert err.refusals[0].rule_id == "darkmaster/combat/action-types#2"
+    assert str(err.refusals[0]) == (
+        f"combatants[0].actions[0].type: {action['name']!r} is {what}, which the rules give as a Full Action; "
+        f"declare it as Full, not {declared} [darkmaster/combat/action-types#2]")
+    # declared Full it is accepted, with no penalty on its own
+    assert penalties(seq([{**action, "type": "Full"}])) == {action["name"]: 0}
+
+
+def test_half_actions_the_chapter_names_are_accepted():
+    # action-types#3: "casting an Instant Spell, taking a Half Movement" are Half; two Halves: no penalty
+    r = seq([{"name": "Blink", "kind": "spell", "instant": True, "type": "Half"},
+             {"name": "Step", "kind": "move", "type": "Half"}])
+    assert penalties(r) == {"Blink": 0, "Step": 0}
+
+
+def test_the_darkmaster_examples_declare_attacks_as_full():
+    import json
+    from pathlib import Path
+
+    for path in sorted((Path(__file__).resolve().parent.parent / "examples" / "darkmaster").glob("*.json")):
+        for c in json.loads(path.read_text())["combatants"]:
+            for a in c.get("actions", []):
+                if a.get("kind") in ("melee", "ranged") or (a.get("kind") == "spell" and not a.get("instant")):
+                    assert a.get("type", "Full") == "Full", (path.name, a["name"])

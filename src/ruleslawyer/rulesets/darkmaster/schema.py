@@ -27,7 +27,9 @@ SEQUENCE_SCHEMA = {
                     "properties": {
                         "name": {"type": "string", "description": "a trailing (n), e.g. 'Load (2)', makes it "
                                                                   "a Multi-Round Action of n Rounds"},
-                        "type": {"enum": ["Full", "Half", "Free"]},
+                        "type": {"enum": ["Full", "Half", "Free"],
+                                 "description": "default Full; a melee or ranged attack or a non-instant "
+                                                "Spell must be Full (action-types#2)"},
                         "kind": {"enum": ["move", "spell", "ranged", "melee", "other"]},
                         "target": {"type": "string"},
                         "weapon_length": {"type": "string", "description": "Hand, Short, Long, Longest (or "
