@@ -197,6 +197,8 @@ class Dice:
         self._rng: random.Random = rng
         self.seed: int | None = seed
         self._script: dict[str, tuple[int, ...]] = {}
+        if script is not None and not isinstance(script, Mapping):
+            raise DiceScriptError("dice", f"a dice script must be an object of slot -> list of faces, got {script!r}")
         for slot, faces in (script or {}).items():
             if not isinstance(slot, str) or not slot:
                 raise DiceScriptError("dice", f"script slot names must be non-empty strings, got {slot!r}")

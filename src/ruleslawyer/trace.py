@@ -45,6 +45,7 @@ __all__ = [
     "all_rulings",
     "resolve_ruling",
     "check_overrides",
+    "merge_overrides",
     "TracedResult",
     "to_jsonable",
 ]
@@ -534,8 +535,10 @@ def check_overrides(overrides: Mapping[str, str] | None, ruleset: str | None = N
         RulingError: On an unknown id, an id of another ruleset, or a
             disallowed answer.
     """
-    if not overrides:
+    if overrides is None:
         return
+    if not isinstance(overrides, Mapping):
+        raise RulingError("rulings", f"ruling overrides must be an object of ruling id -> answer, got {overrides!r}")
     for ruling_id in overrides:
         ruling = get_ruling(ruling_id)
         if ruleset is not None and ruling.ruleset not in (ruleset, "kit"):
@@ -544,6 +547,29 @@ def check_overrides(overrides: Mapping[str, str] | None, ruleset: str | None = N
                 f"ruling belongs to {ruling.ruleset!r}, not {ruleset!r}",
             )
         resolve_ruling(ruling_id, overrides)
+
+
+def merge_overrides(*layers: Mapping[str, str] | None) -> dict[str, str]:
+    """Merge ruling-override mappings, later layers winning (e.g. an input file's ``rulings``, then
+    the command line's ``--ruling``).
+
+    Args:
+        *layers: Ruling id -> answer mappings, or ``None`` for none.
+
+    Returns:
+        A new dict.
+
+    Raises:
+        RulingError: If a layer is not a mapping (field ``"rulings"``).
+    """
+    merged: dict[str, str] = {}
+    for layer in layers:
+        if layer is None:
+            continue
+        if not isinstance(layer, Mapping):
+            raise RulingError("rulings", f"ruling overrides must be an object of ruling id -> answer, got {layer!r}")
+        merged.update(layer)
+    return merged
 
 
 # --------------------------------------------------------------------------- results

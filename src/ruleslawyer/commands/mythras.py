@@ -57,9 +57,10 @@ def _exchange(args: argparse.Namespace) -> int:
         print_json(EXCHANGE_SCHEMA)
         return 0
     from ruleslawyer.rulesets.mythras.exchange import ExchangeInput, resolve_exchange
+    from ruleslawyer.trace import merge_overrides
 
     data = load_input(args.input)
-    rulings = {**(data.get("rulings") or {}), **(getattr(args, "rulings", None) or {})}
+    rulings = merge_overrides(data.get("rulings"), getattr(args, "rulings", None))
     seed = args.seed if args.seed is not None else data.get("seed")
     result = resolve_exchange(ExchangeInput.from_dict(data), seed=seed, script=data.get("dice"), rulings=rulings)
     return _out(args, result)
@@ -75,6 +76,7 @@ def _initiative(args: argparse.Namespace) -> int:
         return 0
     from ruleslawyer.errors import RulesInputError
     from ruleslawyer.rulesets.mythras.initiative import InitiativeCombatant, roll_initiative
+    from ruleslawyer.trace import merge_overrides
 
     data = load_input(args.input)
     for k in data:
@@ -83,7 +85,7 @@ def _initiative(args: argparse.Namespace) -> int:
     combatants = data.get("combatants")
     if not isinstance(combatants, list):
         raise RulesInputError("combatants", "must be a list of combatants")
-    rulings = {**(data.get("rulings") or {}), **(getattr(args, "rulings", None) or {})}
+    rulings = merge_overrides(data.get("rulings"), getattr(args, "rulings", None))
     seed = args.seed if args.seed is not None else data.get("seed")
     result = roll_initiative([InitiativeCombatant.from_dict(c, f"combatants[{i}]") for i, c in enumerate(combatants)],
                              seed=seed, script=data.get("dice"), rulings=rulings)

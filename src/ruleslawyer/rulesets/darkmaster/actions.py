@@ -277,6 +277,8 @@ def check_input(combatants: Sequence[Combatant]) -> None:
             af = f"{f}.actions[{j}]"
             _enum(ActionType, a.type, f"{af}.type")
             _enum(ActionKind, a.kind, f"{af}.kind")
+            if not isinstance(a.name, str) or not a.name.strip():
+                raise RulesInputError(f"{af}.name", "every action needs a name")
             if a.rounds is not None:
                 _int(a.rounds, f"{af}.rounds", 1)
             _int(a.round, f"{af}.round", 1, a.duration)

@@ -15,7 +15,7 @@ from typing import Any
 
 from ruleslawyer.dice import Dice, parse_dice
 from ruleslawyer.errors import RulesInputError
-from ruleslawyer.trace import Citation, Step, StepKind, TracedResult
+from ruleslawyer.trace import Citation, Step, StepKind, TracedResult, merge_overrides
 
 from . import ids
 from . import rulings as R
@@ -266,7 +266,7 @@ def resolve_exchange(attacker: Combatant, defender: Combatant, situation: Situat
     if atk is None:
         raise RulesInputError("attack", "no attack given (pass attack= or set attacker.attack)")
     if dice is None:
-        dice = Dice(seed=seed, script=dict(script) if script else None)
+        dice = Dice(seed=seed, script=script)
     if _depth == 0:
         attacker.check_round_ap("attacker")
         defender.check_round_ap("defender")
@@ -502,7 +502,6 @@ def exchange_from_dict(data: Mapping[str, Any], *, seed: int | None = None,
     script = data.get("dice")
     if script is not None and not isinstance(script, Mapping):
         raise RulesInputError("dice", "must be an object of slot -> list of faces")
-    merged = dict(data.get("rulings") or {})
-    merged.update(rulings or {})
+    merged = merge_overrides(data.get("rulings"), rulings)
     return resolve_exchange(attacker, defender, sit, seed=seed if seed is not None else data.get("seed"),
                             script=script, rulings=merged)

@@ -41,7 +41,7 @@ def starting_health(endurance_tier: int, *, class_health: int = 0, dice: Dice | 
     check_tier(endurance_tier, "endurance_tier")
     if isinstance(class_health, bool) or not isinstance(class_health, int) or class_health < 0:
         raise RulesInputError("class_health", f"must be a whole number >= 0, got {class_health!r}")
-    dice = dice or Dice(seed=seed, script=dict(script) if script else None)
+    dice = dice or Dice(seed=seed, script=script)
     use = R.ruling_use(R.HEALTH_DICE_EXPLODE, rulings)
     rolls, steps, sides = [], [], []
     for t in range(1, endurance_tier + 1):

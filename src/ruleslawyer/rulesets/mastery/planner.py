@@ -75,7 +75,8 @@ def _one(action: Mapping[str, Any], i: int) -> tuple[str, int, Step]:
         if adjust:
             if "tinderbox" not in row.cells[0].lower():
                 raise RulesInputError(f"{f}.adjust", "only lighting with a tinderbox can be adjusted (by up to 2 AP)")
-            _nonneg(abs(adjust) if isinstance(adjust, int) else adjust, f"{f}.adjust", 0, 2)
+            _nonneg(abs(adjust) if isinstance(adjust, int) and not isinstance(adjust, bool) else adjust,
+                    f"{f}.adjust", 0, 2)
             ap += adjust
             cites.append(ids.TINDERBOX_ADJUST)
         return row.cells[0], ap, Step.of(StepKind.RULE, row.cells[0], ap, detail=row.cells[2] +
@@ -88,6 +89,10 @@ def _one(action: Mapping[str, Any], i: int) -> tuple[str, int, Step]:
         items = action.get("items", [])
         if isinstance(items, str):
             items = [items]
+        if items is None:
+            items = []
+        if not isinstance(items, (list, tuple)) or not all(isinstance(x, str) for x in items):
+            raise RulesInputError(f"{f}.items", f"must be a list of item names, got {items!r}")
         use = _nonneg(action.get("use", 0), f"{f}.use")
         what = ", ".join(items) or "item"
         children = [Step.of(StepKind.RULE, f"Retrieve {what} ({where})", cost, cites=[cite] + (
@@ -170,7 +175,7 @@ def plan_actions(actions: Sequence[Mapping[str, Any]], *, ap_per_round: int = AP
         RulesInputError: an unknown action, row, place or shield (field ``actions[i]...``);
             ap_per_round not 1 or 2.
     """
-    if isinstance(ap_per_round, bool) or ap_per_round not in (1, 2):
+    if isinstance(ap_per_round, bool) or not isinstance(ap_per_round, int) or ap_per_round not in (1, 2):
         raise RulesInputError("ap_per_round", f"must be 2, or 1 after a Trauma that says so; got {ap_per_round!r}")
     if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence) or not actions:
         raise RulesInputError("actions", "must be a non-empty list of action objects")

@@ -15,7 +15,7 @@ from typing import Any
 
 from ruleslawyer.dice import Dice
 from ruleslawyer.errors import RulesInputError
-from ruleslawyer.trace import Step, StepKind, TracedResult
+from ruleslawyer.trace import Step, StepKind, TracedResult, merge_overrides
 
 from . import ids
 from . import rulings as R
@@ -310,7 +310,7 @@ def sequence_round(combatants: Sequence[RoundCombatant], *, round_number: int = 
     names = [c.name for c in combatants]
     if len(set(names)) != len(names):
         raise RulesInputError("combatants", f"names must be unique, got {names}")
-    dice = dice or Dice(seed=seed, script=dict(script) if script else None)
+    dice = dice or Dice(seed=seed, script=script)
     steps: list[Step] = []
     startles: list[StartleResult] = []
     unaware = [c for c in combatants if c.unaware]
@@ -420,6 +420,9 @@ def sequence_from_dict(data: Mapping[str, Any], *, seed: int | None = None,
             raise RulesInputError(f"{p}.{bad[0]}", "unknown field; allowed: name, side, declaration, unaware, "
                                                    "agility_tier, perception_tier")
         d = c.get("declaration", {}) or {}
+        if not isinstance(d, Mapping):
+            raise RulesInputError(f"{p}.declaration", "must be an object {weapon, attack, switch_to, style_speed, "
+                                                     "spell, hold_to, hold_trigger}")
         dbad = sorted(set(d) - {"weapon", "attack", "switch_to", "style_speed", "spell", "hold_to", "hold_trigger"})
         if dbad:
             raise RulesInputError(f"{p}.declaration.{dbad[0]}", "unknown field; allowed: weapon, attack, switch_to, "
@@ -445,8 +448,7 @@ def sequence_from_dict(data: Mapping[str, Any], *, seed: int | None = None,
             raise RulesInputError(p, "name and side are required")
         out.append(RoundCombatant(str(c["name"]), c["side"], decl, bool(c.get("unaware", False)),
                                   c.get("agility_tier", 1), c.get("perception_tier", 1)))
-    merged = dict(data.get("rulings") or {})
-    merged.update(rulings or {})
+    merged = merge_overrides(data.get("rulings"), rulings)
     return sequence_round(out, round_number=data.get("round", 1), side_roll=data.get("side_roll"),
                           startle_dc=data.get("startle_dc"), ambush_dc=data.get("ambush_dc"),
                           seed=seed if seed is not None else data.get("seed"), script=data.get("dice"),

@@ -66,8 +66,11 @@ def _pairs(value: Any, field: str, allow_int: bool = False) -> tuple[tuple[str, 
         return value
     if isinstance(value, Mapping):
         items = list(value.items())
-    else:
+    elif isinstance(value, (list, tuple)):
         items = list(value)
+    else:
+        allowed = "a whole number or " if allow_int else ""
+        raise RulesInputError(field, f"must be {allowed}an object of location: Armor Points, got {value!r}")
     out = []
     for item in items:
         if not (isinstance(item, (tuple, list)) and len(item) == 2):
@@ -234,6 +237,9 @@ def _weapon(d: Any, field: str) -> Weapon:
     traits = d.get("traits", ())
     if isinstance(traits, str) or not isinstance(traits, (list, tuple)):
         raise RulesInputError(f"{field}.traits", "traits must be a list")
+    for trait in traits:
+        if not isinstance(trait, str):
+            raise RulesInputError(f"{field}.traits", f"traits must be names (strings), got {trait!r}")
     try:
         return Weapon(name=str(d.get("name", "weapon")), damage=d.get("damage", "1d6"),
                       size=d.get("size", d.get("force", "Medium")), traits=frozenset(traits),

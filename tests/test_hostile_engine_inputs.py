@@ -1,0 +1,163 @@
+"""Hostile input to the engines through their JSON front door.
+
+Every worked example under ``examples/`` is taken apart: each value in it (at every depth) is
+replaced by garbage of every kind a user can type into JSON — null, strings, negative and huge
+numbers, NaN, booleans, lists and objects — each key is deleted, an unknown key is added, and the
+top-level fields get garbage too. Whatever the input, the engine either resolves it or raises a
+:class:`~ruleslawyer.errors.RulesInputError` naming the field; never a ``TypeError``,
+``AttributeError``, ``KeyError``, ``ZeroDivisionError`` or ``RecursionError``. Hypothesis then
+injects random JSON values at random places.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import math
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ruleslawyer.cli import build_parser
+from ruleslawyer.errors import RulesInputError
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+#: (command line, example file) pairs: every engine that reads a JSON input file.
+CASES = [
+    (["exchange", "mastery"], "mastery/exchange-melee.json"),
+    (["exchange", "mastery"], "mastery/exchange-ranged.json"),
+    (["exchange", "mastery"], "mastery/exchange-fighting-on.json"),
+    (["sequence", "mastery"], "mastery/sequence.json"),
+    (["mastery-ap"], "mastery/ap-torch.json"),
+    (["exchange", "mythras"], "mythras/broadsword-vs-dagger.json"),
+    (["exchange", "mythras"], "mythras/longbow-into-melee.json"),
+    (["exchange", "mythras"], "mythras/surprise-ward.json"),
+    (["initiative", "mythras"], "mythras/initiative.json"),
+    (["sequence", "darkmaster"], "darkmaster/ambush-round.json"),
+]
+
+GARBAGE = [None, "x", "", -5, 0, 10**100, -(10**100), 1e308, math.nan, math.inf, True, 3.5, [], {}, [1, [2, {}]],
+           {"a": {"b": None}}, "999999d999999"]
+
+#: Top-level keys an input may (or may not) have, each given garbage as well.
+TOP_KEYS = ["rulings", "dice", "seed", "round", "side_roll", "startle_dc", "ambush_dc", "combatants",
+            "attacker", "defender", "situation", "actions", "ap_per_round"]
+TOP_GARBAGE = GARBAGE + [{"x": 1}, {"attack": "x"}, {"attack": [0]}, {"attack": [10**100]}, {"attack": [1.5]},
+                         {"attack": None}, {"kit.explosion-cap": 5}, {"": ""}, ["a"], {"side": [7]}, {"side": []}]
+
+
+def _paths(obj, prefix=()):
+    yield prefix
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _paths(v, prefix + (i,))
+
+
+def _set(obj, path, value):
+    if not path:
+        return value
+    o = obj
+    for p in path[:-1]:
+        o = o[p]
+    o[path[-1]] = value
+    return obj
+
+
+def _variants(base: dict):
+    """Every garbage variant of ``base``: (description, data)."""
+    for k in TOP_KEYS:
+        for g in TOP_GARBAGE:
+            d = copy.deepcopy(base)
+            d[k] = copy.deepcopy(g)
+            yield f"{k}={g!r}", d
+    for path in _paths(base):
+        if path and path[0] == "description":
+            continue
+        for g in GARBAGE:
+            yield f"{path}={g!r}", _set(copy.deepcopy(base), path, copy.deepcopy(g))
+        if path:
+            d = copy.deepcopy(base)
+            o = d
+            for p in path[:-1]:
+                o = o[p]
+            del o[path[-1]]
+            yield f"del {path}", d
+            if isinstance(o, dict):
+                d = copy.deepcopy(base)
+                o = d
+                for p in path[:-1]:
+                    o = o[p]
+                o["no_such_field"] = 1
+                yield f"{path[:-1]}.no_such_field", d
+
+
+@functools.cache
+def _parser():
+    return build_parser()
+
+
+def _to_dict_only(obj) -> None:
+    """Stand-in for ``print_json``: build the JSON-ready dict (which can fail) but print nothing."""
+    if hasattr(obj, "to_dict"):
+        obj.to_dict()
+
+
+def run_engine(argv: list[str], data, tmp_path: Path) -> None:
+    """Run one engine command's handler on ``data``; let only RulesInputError (or a bad-input
+    ValueError naming ``input``) out."""
+    f = tmp_path / "input.json"
+    f.write_text(json.dumps(data), encoding="utf-8")
+    args = _parser().parse_args([*argv, "--input", str(f), "--json"])
+    try:
+        with mock.patch("ruleslawyer.cli.print_json", _to_dict_only):
+            args.func(args)
+    except RulesInputError:
+        pass
+    except ValueError as exc:
+        if not str(exc).startswith("input:"):
+            raise
+
+
+@pytest.mark.parametrize(("argv", "example"), CASES, ids=[f"{' '.join(a)}:{e}" for a, e in CASES])
+def test_every_garbage_variant_of_an_example_resolves_or_names_the_field(argv, example, tmp_path, capsys):
+    base = json.loads((EXAMPLES / example).read_text(encoding="utf-8"))
+    failures = []
+    for what, data in _variants(base):
+        try:
+            run_engine(argv, data, tmp_path)
+        except Exception as exc:  # noqa: BLE001 - collecting every escape
+            failures.append(f"{what}: {type(exc).__name__}: {exc}")
+        capsys.readouterr()
+    assert not failures, f"{len(failures)} inputs escaped as non-RulesInputError:\n" + "\n".join(failures[:20])
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=8)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=st.sampled_from(CASES), data=st.data())
+def test_random_json_anywhere_resolves_or_names_the_field(case, data, tmp_path):
+    argv, example = case
+    base = json.loads((EXAMPLES / example).read_text(encoding="utf-8"))
+    paths = [p for p in _paths(base) if p and p[0] != "description"]
+    doc = base
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(paths))
+        try:
+            doc = _set(doc, path, data.draw(_json))
+        except (KeyError, IndexError, TypeError):
+            pass  # an earlier replacement removed this path
+    run_engine(argv, doc, tmp_path)
