@@ -359,7 +359,7 @@ def check_declarations(combatants: Sequence[Combatant], overrides: Mapping[str, 
         free_used = 0
         if c.assessment is not None:
             free_used = 1
-            notes.append(Step.of(StepKind.RULE, "The Assessment Roll is this Round's Free Action", value="Free",
+            notes.append(Step.of(StepKind.RULE, "The Assessment Roll is this Round's Free Action",
                                  cites=[ids.FREE, ids.ASSESSMENT, Citation(_type_row(ActionType.FREE), "Free row")]))
         counts: dict[int, ActionType] = {}
         for j in ok_idx:
@@ -446,7 +446,7 @@ def check_declarations(combatants: Sequence[Combatant], overrides: Mapping[str, 
         if not pair_penalty and len(halves) == 2 and not fulls:
             notes.append(Step.of(StepKind.RULE, "Two Half Actions: no penalty", value=0, cites=[ids.HALF]))
         refusals += mine
-        steps.append(Step.of(StepKind.RULE, f"{c.name}: declarations checked", value=len(kept),
+        steps.append(Step.of(StepKind.RULE, f"{c.name}: declarations checked", value=f"{len(kept)} accepted",
                              detail=(f"{len(mine)} refused" if mine else "all allowed"),
                              cites=[ids.ACTION_TYPES, ids.COMBINING], rulings=[combos],
                              children=[*notes, *(Step.of(StepKind.ERROR, f"Refused: {r.message}", value=r.field,

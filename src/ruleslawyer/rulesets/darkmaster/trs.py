@@ -73,7 +73,7 @@ class Placement:
 
     def step(self) -> Step:
         label = f"{self.position}. {self.combatant}: {self.action}" if self.phase else f"{self.combatant}: {self.action}"
-        return Step.of(StepKind.RULE, label, value=self.position, detail=self.reason
+        return Step.of(StepKind.RULE, label, detail=self.reason
                        + (f" (penalty {self.penalty})" if self.penalty else ""), cites=self.cites, rulings=self.rulings)
 
 
@@ -129,6 +129,15 @@ class SequenceInput:
             if k not in ("combatants", "rulings"):
                 raise RulesInputError(k, "unknown field; allowed: combatants, rulings")
         return cls(tuple(Combatant.from_dict(c, f"combatants[{i}]") for i, c in enumerate(data["combatants"])))
+
+
+def _phase_count(phase: Phase, n: int) -> str:
+    """A phase header's value that says what it counts: ``"7 characters declare"``, ``"3 actions"``."""
+    if phase is Phase.DECLARATION:
+        return f"{n} character{'s' if n != 1 else ''} declare{'s' if n == 1 else ''}"
+    if phase is Phase.ASSESSMENT:
+        return f"{n} Assessment Roll{'s' if n != 1 else ''}"
+    return f"{n} action{'s' if n != 1 else ''}"
 
 
 def _length_row(text: str) -> _tables.LengthRow:
@@ -348,7 +357,8 @@ def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: 
             skipped.append(phase)
             continue
         results.append(PhaseResult(phase, prow.order, prow.row.unit_id, tuple(placements)))
-        phase_steps.append(Step.of(StepKind.RULE, f"{prow.order}. {phase.value}", value=len(placements),
+        phase_steps.append(Step.of(StepKind.RULE, f"{prow.order}. {phase.value}",
+                                   value=_phase_count(phase, len(placements)),
                                    cites=[_PHASE_CITE[phase], Citation(prow.row.unit_id, f"phase {prow.order}")],
                                    rulings=list(dict.fromkeys(extra_uses)), children=[p.step() for p in placements]))
     outside = [p.step() for p in (*readied, *any_time)]
@@ -357,7 +367,7 @@ def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: 
                if c.parry > 0 and f"combatants[{i}].parry" not in refused_parry}
     extra = []
     if skipped:
-        extra.append(Step.of(StepKind.RULE, "Skipped: " + ", ".join(p.value for p in skipped), value=len(skipped),
+        extra.append(Step.of(StepKind.RULE, "Skipped: " + ", ".join(p.value for p in skipped),
                              detail="Phases with nothing to resolve are simply skipped", cites=[ids.TRS]))
     if outside:
         extra.append(Step.of(StepKind.INFO, "Outside the phase order", children=outside))

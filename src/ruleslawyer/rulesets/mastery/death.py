@@ -124,7 +124,7 @@ def health_damage_aftermath(target: Combatant, damage: DamageOutcome, *, explode
         natural_minimum(nat)
     elif target.health > 0 and damage.health == 0:
         reached_zero = injury = True
-        steps.append(Step.of(StepKind.RULE, "Reaches 0 health: Injury", "Injury",
+        steps.append(Step.of(StepKind.RULE, "Reaches 0 health: Injury",
                              cites=[ids.REACHING_ZERO, ids.ZERO_INJURY, ids.INJURY]))
         t = t.with_(dying_rounds=t.endurance_tier, stabilized=False)
         steps.append(Step.of(StepKind.RULE, "Dying timer begins", t.endurance_tier,
@@ -152,7 +152,7 @@ def health_damage_aftermath(target: Combatant, damage: DamageOutcome, *, explode
         else:
             t = t.with_(state=State.UNCONSCIOUS)
             steps.append(Step.of(StepKind.RESULT, "Goes down: unconscious" + (" (chose to)" if ok else ""),
-                                 "unconscious", cites=[ids.GOING_DOWN, ids.GOING_DOWN_UNCONSCIOUS,
+                                 cites=[ids.GOING_DOWN, ids.GOING_DOWN_UNCONSCIOUS,
                                                        ids.GOING_DOWN_TIMER]))
         natural_minimum(nat)
     if exploded:

@@ -293,7 +293,7 @@ def resolve_exchange(attacker: Combatant, defender: Combatant, situation: Situat
                     to_durability=0, to_health=0, engaged=(), traumas=(), spell="", capped=False, counter=None)
         vals.update(kw)
         label = {"hit": "Hit", "defended": "Defended", "missed": "Missed", "not-allowed": "Attack not allowed"}[outcome]
-        trace = Step.of(StepKind.RESULT, f"{A.name} attacks {D.name}: {label}", outcome, children=steps)
+        trace = Step.of(StepKind.RESULT, f"{A.name} attacks {D.name}: {label}", children=steps)
         return ExchangeResult(outcome=outcome, attacker=A2, defender=D2, ap=ap, trace=trace, **vals)
 
     # 1. May the attack be made at all?
@@ -316,7 +316,7 @@ def resolve_exchange(attacker: Combatant, defender: Combatant, situation: Situat
             steps.append(Step.of(StepKind.RULING, "Hostile within 5 ft: a thrown weapon is not a projectile weapon",
                                  "may throw", cites=[ids.HOSTILE_WITHIN_5FT], rulings=[thrown_use]))
     A = A.with_(ap=A.ap - 1)
-    steps.append(Step.of(StepKind.RULE, f"{A.name} attacks: 1 AP", 1, cites=[ids.COST_ATTACK, ids.ATTACK]))
+    steps.append(Step.of(StepKind.RULE, f"{A.name} attacks", "1 AP", cites=[ids.COST_ATTACK, ids.ATTACK]))
     engaged = [f"{A.name} with {D.name}"]
     steps.append(Step.of(StepKind.RULE, f"{A.name} is Engaged with {D.name}", cites=[ids.ENGAGED]))
 
@@ -348,7 +348,7 @@ def resolve_exchange(attacker: Combatant, defender: Combatant, situation: Situat
             if D.wielding is Wielding.SHIELD:
                 children.append(Step.of(StepKind.RULE, "A shield counts as a weapon; not unarmed",
                                         cites=[ids.DEFENSE_SHIELD_WEAPON]))
-            steps.append(Step.of(StepKind.RULE, f"{D.name} declares a defense before the roll: 1 AP", 1,
+            steps.append(Step.of(StepKind.RULE, f"{D.name} declares a defense before the roll", "1 AP",
                                  cites=[ids.DEFENSE_DECLARE, ids.DEFENSE, ids.COST_DEFENSE], children=children))
             if D.casting:
                 spell = "lost"

@@ -54,6 +54,6 @@ def starting_health(endurance_tier: int, *, class_health: int = 0, dice: Dice | 
         steps.append(Step.of(StepKind.MODIFIER, "Class health", f"+{class_health}", cites=[ids.HEALTH_CLASS]))
     total = sum(rolls) + class_health
     expr = " + ".join(sides)
-    trace = Step.of(StepKind.RESULT, f"Health {total}", total, detail=f"{expr} = {' + '.join(map(str, rolls))}",
+    trace = Step.of(StepKind.RESULT, f"Health {total}", detail=f"{expr} = {' + '.join(map(str, rolls))}",
                     cites=[ids.HEALTH, ids.HEALTH_ENDURANCE], children=steps)
     return StartingHealth(endurance_tier, expr, tuple(rolls), class_health, total, trace)

@@ -96,7 +96,7 @@ def plan_movement(agility_tier: int, *, small: bool = False, moves: int = 1, nor
                                 detail=f"{normal_squares} + {rugged_squares} x 2", cites=[ids.RUGGED, ids.RUGGED_DOUBLE]))
         children.append(Step.of(StepKind.COMPARE, f"Path needs {need} move action(s)", need, cites=[ids.MOVE_REPEATED],
                                 rulings=[use] if need > 1 else []))
-    trace = Step.of(StepKind.RESULT, f"{squares} squares ({squares * 5} ft) in {moves} move(s)", squares,
+    trace = Step.of(StepKind.RESULT, f"{squares} squares ({squares * 5} ft) in {moves} move(s)",
                     detail=" + ".join(map(str, allowances)), cites=[ids.SPEED], children=children)
     return MovementPlan(s, moves, allowances, squares, squares * 5, normal_squares, rugged_squares, cost,
                         cost <= squares, need, trace)

@@ -188,7 +188,7 @@ def plan_actions(actions: Sequence[Mapping[str, Any]], *, ap_per_round: int = AP
     total = sum(ap for _, ap in costs)
     rounds = -(-total // ap_per_round)
     cites = [ids.AP_PER_ROUND, ids.USE_IT_OR_LOSE_IT] + ([ids.TRAUMA_TABLE] if ap_per_round == 1 else [])
-    children.append(Step.of(StepKind.RULE, f"{ap_per_round} AP per round: {total} AP take {rounds} round(s)", rounds,
+    children.append(Step.of(StepKind.RULE, f"{ap_per_round} AP per round: {total} AP take {rounds} round(s)",
                             detail=f"ceil({total} / {ap_per_round})", cites=cites))
-    trace = Step.of(StepKind.RESULT, f"{total} AP, {rounds} round(s)", total, children=children)
+    trace = Step.of(StepKind.RESULT, f"{total} AP, {rounds} round(s)", children=children)
     return APPlan(total, rounds, tuple(costs), trace)

@@ -216,7 +216,7 @@ def startle(dice: Dice, *, name: str = "creature", agility_tier: int, perception
         for low, t, cond, cite in _STARTLE:
             if failed_by >= low:
                 tier, condition = t, cond
-                children.append(Step.of(StepKind.RULE, f"Failed by {failed_by}: Tier {t} Impaired: {cond}", t,
+                children.append(Step.of(StepKind.RULE, f"Failed by {failed_by}", f"Tier {t} Impaired: {cond}",
                                         cites=[cite]))
                 break
     else:
@@ -227,11 +227,11 @@ def startle(dice: Dice, *, name: str = "creature", agility_tier: int, perception
         steps_down = round_number - 1 if first.answer == "from-round-2" else round_number
         now = max(tier - steps_down, 0)
         rus = [first] + ([R.ruling_use(R.IMPAIRED_BELOW_1, rulings)] if tier - steps_down <= 0 else [])
-        children.append(Step.of(StepKind.RULING, f"Round {round_number}: Impaired tier {now}"
-                                + (f" ({_CONDITION_BY_TIER[now]})" if now else " (no longer Impaired)"), now,
+        children.append(Step.of(StepKind.RULING, f"Round {round_number}",
+                                f"Impaired tier {now} ({_CONDITION_BY_TIER[now]})" if now else "no longer Impaired",
                                 cites=[ids.IMPAIRED_PROGRESSION, ids.FLOW_NEXT_ROUND], rulings=rus))
-    label = f"Startle ({name}): " + ("no effect" if success else f"Tier {tier} Impaired: {condition}")
-    step = Step.of(StepKind.RESULT, label, "success" if success else condition,
+    step = Step.of(StepKind.RESULT, f"Startle ({name})",
+                   "success: no effect" if success else f"Tier {tier} Impaired: {condition}",
                    detail=f"{total} vs DC {the_dc}", cites=[ids.FLOW_STARTLE, ids.STARTLE_TRIAL], children=children)
     return StartleResult(name, total, the_dc, success, failed_by, tier, condition, now, step)
 
@@ -256,19 +256,19 @@ def declared_phase(decl: Declaration, rulings: Mapping[str, str] | None = None,
     if decl.spell is not None:
         ph, cite = decl.spell.phase(f"{field_name}.spell")
         parts.append((ph, f"spell {decl.spell.name}".strip(), cite))
-    children = [Step.of(StepKind.RULE, f"{what}: {ph.value}", ph.value, cites=[cite]) for ph, what, cite in parts]
+    children = [Step.of(StepKind.RULE, what, ph.value, cites=[cite]) for ph, what, cite in parts]
     if decl.weapon is not None and not decl.attack and decl.switch_to is None:
         children.append(Step.of(StepKind.RULE, f"{decl.weapon} held without a declared attack: does not set the phase",
                                 cites=[ids.FLOW_SPELLS]))
     if not parts:
         use = R.ruling_use(R.PHASE_NOTHING_DECLARED, rulings)
         ph = Phase(use.answer)
-        return ph, Step.of(StepKind.RULING, f"Phase: {ph.value} (nothing with a speed declared)", ph.value,
+        return ph, Step.of(StepKind.RULING, "Phase (nothing with a speed declared)", ph.value,
                            cites=[ids.PHASE_DECLARED], rulings=[use], children=children)
     ph = max((p for p, _, _ in parts), key=lambda p: p.order)
     cites = [ids.PHASE_DECLARED] + ([ids.FLOW_WEAPON] if decl.switch_to or decl.style_speed else []) + \
         ([ids.FLOW_SPELLS] if decl.spell is not None and len(parts) > 1 else [])
-    return ph, Step.of(StepKind.RULE, f"Phase: {ph.value}" + (" (the slowest declared)" if len(parts) > 1 else ""),
+    return ph, Step.of(StepKind.RULE, "Phase" + (" (the slowest declared)" if len(parts) > 1 else ""),
                        ph.value, cites=cites, children=children)
 
 
@@ -290,6 +290,16 @@ class SequenceResult(TracedResult):
     order: tuple[dict[str, Any], ...]
     combatants: dict[str, dict[str, Any]]
     trace: Step
+
+
+def _count(n: int, noun: str) -> str:
+    """``"5 declarations"``, ``"1 Startle trial"``: a count that says what it counts."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _acting(n: int) -> str:
+    """A phase header's value: who acts in it."""
+    return "nobody acts" if n == 0 else f"{_count(n, 'combatant')} act" + ("s" if n == 1 else "")
 
 
 def sequence_round(combatants: Sequence[RoundCombatant], *, round_number: int = 1, side_roll: int | None = None,
@@ -319,10 +329,11 @@ def sequence_round(combatants: Sequence[RoundCombatant], *, round_number: int = 
             s = startle(dice, name=c.name, agility_tier=c.agility_tier, perception_tier=c.perception_tier,
                         dc=startle_dc, ambush_dc=ambush_dc, round_number=round_number, rulings=rulings)
             startles.append(s)
-        steps.append(Step.of(StepKind.RESULT, "1. Startle or Ambush", len(startles), cites=[ids.FLOW_STARTLE],
+        steps.append(Step.of(StepKind.RESULT, "1. Startle or Ambush", _count(len(startles), "Startle trial"),
+                             cites=[ids.FLOW_STARTLE],
                              children=[s.trace for s in startles]))
     else:
-        steps.append(Step.of(StepKind.INFO, "1. Startle or Ambush: nobody is unaware", 0, cites=[ids.FLOW_STARTLE]))
+        steps.append(Step.of(StepKind.INFO, "1. Startle or Ambush: nobody is unaware", cites=[ids.FLOW_STARTLE]))
     info: dict[str, dict[str, Any]] = {}
     decl_steps = []
     for i, c in enumerate(combatants):
@@ -345,7 +356,7 @@ def sequence_round(combatants: Sequence[RoundCombatant], *, round_number: int = 
                                       f"cannot hold to {to.value}: a hold names a phase later than the declared "
                                       f"phase ({natural.value}); you cannot hold to an earlier phase")
             acting, hold = to, f"held to {to.value}"
-            sub.append(Step.of(StepKind.RULE, f"Hold to phase: acts in {to.value}", to.value,
+            sub.append(Step.of(StepKind.RULE, "Held to a later phase", to.value,
                                cites=[ids.FLOW_HOLD, ids.FLOW_HOLD_PHASE]))
         elif d.hold_trigger is not None:
             ht = d.hold_trigger
@@ -366,7 +377,7 @@ def sequence_round(combatants: Sequence[RoundCombatant], *, round_number: int = 
                         "acting_phase": acting.value if acting else None, "hold": hold}
         decl_steps.append(Step.of(StepKind.RESULT, f"{c.name} ({side.value})", acting.value if acting else "no action",
                                   children=sub))
-    steps.append(Step.of(StepKind.RESULT, "2. Declaration Phase", len(decl_steps),
+    steps.append(Step.of(StepKind.RESULT, "2. Declaration Phase", _count(len(decl_steps), "declaration"),
                          cites=[ids.FLOW_DECLARATION, ids.FLOW_ONLY_DECLARED], children=decl_steps))
     if side_roll is None:
         face = dice.roll(6, "side")
@@ -377,7 +388,7 @@ def sequence_round(combatants: Sequence[RoundCombatant], *, round_number: int = 
         face, how = side_roll, "entered"
     first = Side.PCS if face <= 3 else Side.ENEMIES
     second = Side.ENEMIES if first is Side.PCS else Side.PCS
-    steps.append(Step.of(StepKind.ROLL, f"3. Side roll 1d6 ({how}): {first.value} first", face,
+    steps.append(Step.of(StepKind.ROLL, f"3. Side roll ({how}): {first.value} first", f"1d6 = {face}",
                          detail="1-3 PCs, 4-6 enemies", cites=[ids.FLOW_SIDE_ROLL]))
     order: list[dict[str, Any]] = []
     phase_steps = []
@@ -387,14 +398,15 @@ def sequence_round(combatants: Sequence[RoundCombatant], *, round_number: int = 
             who = [c.name for c in combatants if info[c.name]["side"] == side.value and info[c.name]["acting_phase"] == ph.value]
             if who:
                 order.append({"phase": ph.value, "side": side.value, "combatants": who})
-                slots.append(Step.of(StepKind.INFO, f"{side.value}: {', '.join(who)}", len(who)))
+                slots.append(Step.of(StepKind.INFO, f"{side.value}: {', '.join(who)}"))
         phase_steps.append(Step.of(StepKind.RULE, f"{n}. {ph.value.capitalize()} phase (winning side, then losing side)",
-                                   sum(len(o["combatants"]) for o in order if o["phase"] == ph.value),
+                                   _acting(sum(len(o["combatants"]) for o in order if o["phase"] == ph.value)),
                                    cites=[_RESOLVE_CITE[ph]], children=slots))
     steps.extend(phase_steps)
     steps.append(Step.of(StepKind.INFO, "7. Next round: conditions reduced; unspent AP lost", cites=[ids.FLOW_NEXT_ROUND,
                                                                                                  ids.USE_IT_OR_LOSE_IT]))
-    trace = Step.of(StepKind.RESULT, f"Round {round_number}: {first.value} first", face, children=steps)
+    trace = Step.of(StepKind.RESULT, f"Round {round_number}: {first.value} first", f"side roll {face}",
+                    children=steps)
     return SequenceResult(face, first, tuple(startles), tuple(order), info, trace)
 
 

@@ -102,7 +102,7 @@ def trauma_follows(event: TraumaEvent | str, setting: TraumaSetting | str = Trau
     st = _enum(TraumaSetting, setting, "setting")
     lowest, what = _EVENTS[ev]
     applies = _SETTING_RANK[st] >= _SETTING_RANK[lowest]
-    children = [Step.of(StepKind.RULE, f"Trauma setting: {st.value.capitalize()}", st.value,
+    children = [Step.of(StepKind.RULE, f"Trauma setting: {st.value.capitalize()}",
                         cites=[ids.TRAUMA_SETTINGS, _SETTING_CITE[st]])]
     cites: list[str | Citation] = [_SETTING_CITE[lowest]]
     if ev is TraumaEvent.FIGHTING_ON_HEALTH_DAMAGE:
@@ -327,7 +327,7 @@ def roll_trauma(*, roll: int | None = None, finger: int | None = None, dice: Dic
     label = "Close Call! No Trauma" if close_call else text.split(". ")[0].rstrip(".")
     if finger_lost:
         label += f" ({finger_lost})"
-    trace = Step.of(StepKind.RESULT, f"Trauma: {label}", face,
+    trace = Step.of(StepKind.RESULT, f"Trauma: {label}", f"d100 = {face}",
                     detail=f"{tier}; mundane recovery: {recovery}" if tier else "",
                     cites=[Citation(row.unit_id, f"row {span}")], children=children)
     return Trauma(face, span, text, tier, recovery, row.unit_id, close_call, finger_face, finger_lost,

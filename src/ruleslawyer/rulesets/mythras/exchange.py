@@ -391,7 +391,7 @@ def _grade(who: str, base: DifficultyGrade, conds: list[tuple[str, int, str]], a
                                 cites=[ids.RANGED_AIM]))
         grade = eased
     row = _grade_rows()[grade].row
-    return grade, Step.of(StepKind.RULE, f"{who} grade: {grade.value}", value=grade.value,
+    return grade, Step.of(StepKind.RULE, f"{who} grade: {grade.value}",
                           detail=f"from {base.value}", cites=[Citation(row.unit_id, f"{grade.value} row")],
                           rulings=uses, children=children)
 
@@ -541,7 +541,7 @@ def resolve_exchange(inp: ExchangeInput, *, dice: Dice | None = None, rng=None, 
                          detail=f"{a.name} spends 1 AP and rolls Combat Style", cites=[ids.EX_ATTACK],
                          children=[x for x in (a_gstep, attack_trace) if x is not None]))
     if attack.level is None:
-        trace = Step.of(StepKind.RESULT, "Exchange: the attack cannot be attempted", value=0,
+        trace = Step.of(StepKind.RESULT, "Exchange: the attack cannot be attempted", value="no damage",
                         detail="Hopeless: no roll, no exchange", children=steps)
         return ExchangeResult(attack, None, kind, None, None, None, 0, {}, (), (), False, None, None, None,
                               None, 0, None, None, dice.seed, trace)
@@ -660,7 +660,7 @@ def resolve_exchange(inp: ExchangeInput, *, dice: Dice | None = None, rng=None, 
         # location
         if CHOOSE_LOCATION in a_fx:
             location = dmg.check_location(a.chosen_location, "attacker.chosen_location")
-            loc_step = Step.of(StepKind.RULE, f"Hit location: {location} (Choose Location)", value=location,
+            loc_step = Step.of(StepKind.RULE, "Hit location (Choose Location)", value=location,
                                cites=[ids.EX_DAMAGE, ids.EFFECTS])
         else:
             location, loc_step = dmg.roll_location(dice)
@@ -790,10 +790,10 @@ def resolve_exchange(inp: ExchangeInput, *, dice: Dice | None = None, rng=None, 
         dsteps.append(Step.of(StepKind.MODIFIER, f"Armour at {location}: −{armour_total}", value=dealt,
                               detail=f"{after} − {armour_total} = {after - armour_total}" + (" → 0" if floor_use else ""),
                               cites=[ids.EX_ARMOUR], rulings=[floor_use] if floor_use else [], children=a_children))
-        steps.append(Step.of(StepKind.RULE, f"5–7. Damage: {dealt} to the {location}", value=dealt,
+        steps.append(Step.of(StepKind.RULE, "5–7. Damage", value=f"{dealt} to the {location}",
                              cites=[ids.EX_DAMAGE], children=[loc_step, *dsteps]))
     elif not a_level.succeeded:
-        steps.append(Step.of(StepKind.RULE, "5. No damage: the attack did not succeed", value=0,
+        steps.append(Step.of(StepKind.RULE, "5. No damage: the attack did not succeed",
                              cites=[ids.EX_DAMAGE]))
 
     # ---- Effects recorded for the Games Master ----------------------------------------------------
@@ -805,7 +805,7 @@ def resolve_exchange(inp: ExchangeInput, *, dice: Dice | None = None, rng=None, 
             row = _tables.effects()[name].row
             note = ("the weapon may stick in the wound" if name == IMPALE else
                     "its text is in the Combat reference; the Games Master applies it")
-            rec.append(Step.of(StepKind.RULING, f"{name} ({who}): recorded", value=name, detail=note,
+            rec.append(Step.of(StepKind.RULING, f"{name} ({who}): recorded", detail=note,
                                cites=[ids.EFFECTS_TEXT_ELSEWHERE, Citation(row.unit_id, name)],
                                rulings=[resolve_ruling(_r.EFFECT_TEXT.id, overrides)]))
     if rec:
@@ -814,7 +814,8 @@ def resolve_exchange(inp: ExchangeInput, *, dice: Dice | None = None, rng=None, 
     summary = (f"{a.name} {a_level.value} vs {d.name} {d_level.value}"
                + (f"; {diff.winner} wins {won_a or won_d} Special Effect(s)" if (won_a or won_d) else "; no Special Effects")
                + (f"; {dealt} damage to the {location}" if hit else ""))
-    trace = Step.of(StepKind.RESULT, "Mythras exchange", value=dealt, detail=summary, children=steps)
+    trace = Step.of(StepKind.RESULT, "Mythras exchange",
+                    value=f"{dealt} damage to the {location}" if hit else "no damage", detail=summary, children=steps)
     return ExchangeResult(attack, defence, kind, a_level, d_level, diff.winner if (won_a or won_d) else None,
                           won_a or won_d, eligible, tuple(a_fx), tuple(d_fx), hit, location, rolled, after_parry,
                           armour_total, dealt, prone, stray, dice.seed, trace)

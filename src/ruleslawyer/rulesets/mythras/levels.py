@@ -257,7 +257,7 @@ def roll_skill(skill: int, *, grade: DifficultyGrade | str = DifficultyGrade.STA
                                 cites=[_tables.table("levels").section]))
     level, cstep = level_of_success(roll, eff)
     children.append(cstep)
-    trace = Step.of(StepKind.RESULT, f"{label}: {level.value}", value=level.value,
+    trace = Step.of(StepKind.RESULT, f"{label}: {level.value}",
                     detail=f"{d100_label(roll)} against {eff}%", children=children)
     return SkillRoll(skill, g, eff, roll, level, trace)
 
