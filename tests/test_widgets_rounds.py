@@ -73,12 +73,12 @@ def add_dm(panel, name, cmb, side, action, type_, kind, length=""):
 
 def test_darkmaster_trs_order_with_reasons_and_refusal():
     # NPCs declare first. The Orc (CMB 20) moves (Half) in the Move Phase and attacks with a Longest
-    # spear (Half); the Hero (CMB 30) attacks with a Long longsword (Full). In the Melee Phase the
+    # spear (Full); the Hero (CMB 30) attacks with a Long longsword (Full). In the Melee Phase the
     # longer weapon strikes first: the Orc's Longest spear, then the Hero's Long sword. Bad declares
     # two Full Actions: the second is refused (a character performs a single Full Action per Round).
     panel = DarkmasterRoundPanel()
     add_dm(panel, "Orc", 20, "npc", "Move", "Half", "move")
-    add_dm(panel, "Orc", 20, "npc", "Spear attack", "Half", "melee", "Longest")
+    add_dm(panel, "Orc", 20, "npc", "Spear attack", "Full", "melee", "Longest")
     add_dm(panel, "Hero", 30, "player", "Longsword attack", "Full", "melee", "Long")
     add_dm(panel, "Bad", 5, "player", "Swing", "Full", "melee", "Long")
     add_dm(panel, "Bad", 5, "player", "Swing again", "Full", "melee", "Long")
@@ -114,3 +114,14 @@ def test_mastery_hold_for_a_trigger_before_the_natural_phase_cannot_react():
     assert [n for slot in panel.result.order for n in slot["combatants"]] == ["Archer"]
     row = panel.output.value.split('<tr data-combatant="Aldric" class="rl-not-acting">')[1].split("</tr>")[0]
     assert "cannot react" in row
+
+
+def test_darkmaster_an_attack_declared_as_a_half_action_is_refused_with_its_rule():
+    # "a melee or ranged attack or a non-instant Spell declared as Half or Free is refused, citing
+    # action-types#2" (Full Actions: "making a melee or ranged attack ...").
+    panel = DarkmasterRoundPanel()
+    add_dm(panel, "Orc", 20, "npc", "Spear attack", "Half", "melee", "Longest")
+    panel.run()
+    assert [f.rule_id for f in panel.result.refusals] == ["darkmaster/combat/action-types#2"]
+    assert 'class="rl-error rl-refusal" data-field="combatants[0].actions[0].type"' in panel.output.value
+    assert "declare it as Full, not Half" in panel.output.value
