@@ -16,7 +16,14 @@ from . import ids
 from . import rulings as R
 from .tiers import check_tier
 
-__all__ = ["MovementPlan", "speed", "plan_movement"]
+__all__ = ["MovementPlan", "speed", "plan_movement", "MAX_MOVES", "MAX_SQUARES"]
+
+MAX_MOVES = 100
+"""Most move actions in a row :func:`plan_movement` takes (an input bound of the kit, not a rule: 50 rounds
+of moving at 2 AP a round)."""
+
+MAX_SQUARES = 100_000
+"""Most squares of a path :func:`plan_movement` takes (an input bound of the kit, not a rule: about 95 miles)."""
 
 
 def speed(agility_tier: int, small: bool = False) -> tuple[int, Step]:
@@ -60,12 +67,15 @@ def plan_movement(agility_tier: int, *, small: bool = False, moves: int = 1, nor
     (60 ft); a path of 4 normal and 3 rugged squares costs 4 + 3 x 2 = 10, so 2 moves.
 
     Raises:
-        RulesInputError: bad tier, moves < 1, negative squares.
+        RulesInputError: bad tier, moves < 1 or > :data:`MAX_MOVES`, squares < 0 or > :data:`MAX_SQUARES`.
     """
     s, sstep = speed(agility_tier, small)
-    for name, v, low in (("moves", moves, 1), ("normal_squares", normal_squares, 0), ("rugged_squares", rugged_squares, 0)):
+    for name, v, low, high in (("moves", moves, 1, MAX_MOVES), ("normal_squares", normal_squares, 0, MAX_SQUARES),
+                               ("rugged_squares", rugged_squares, 0, MAX_SQUARES)):
         if isinstance(v, bool) or not isinstance(v, int) or v < low:
             raise RulesInputError(name, f"must be a whole number >= {low}, got {v!r}")
+        if v > high:
+            raise RulesInputError(name, f"must be at most {high} (a bound of the kit, not a rule), got {v!r}")
     use = R.ruling_use(R.REPEATED_MOVE, R.check(rulings))
 
     def allowance(i: int) -> int:

@@ -1,0 +1,53 @@
+"""Hostile sizes: a number big enough to make an engine loop for hours is refused at once.
+
+Every count a caller gives that an engine loops over (move actions, squares of a path) has an
+upper bound and a RulesInputError naming the field beyond it, so ``--moves 999999999999999``
+answers in milliseconds instead of hanging.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from ruleslawyer.cli import main
+from ruleslawyer.errors import RulesInputError
+from ruleslawyer.rulesets.mastery import plan_movement
+from ruleslawyer.rulesets.mastery.movement import MAX_MOVES, MAX_SQUARES
+
+HUGE = [10**15, 10**100]
+
+
+@pytest.mark.parametrize("field", ["moves", "normal_squares", "rugged_squares"])
+@pytest.mark.parametrize("value", HUGE)
+@pytest.mark.parametrize("repeated", ["half-speed-each", "compounding"])
+def test_huge_counts_are_refused_at_once(field, value, repeated):
+    start = time.perf_counter()
+    with pytest.raises(RulesInputError) as exc:
+        plan_movement(2, **{field: value}, rulings={"mastery.repeated-move": repeated})
+    assert exc.value.field == field
+    assert "at most" in exc.value.message
+    assert time.perf_counter() - start < 1
+
+
+@pytest.mark.parametrize("repeated", ["half-speed-each", "compounding"])
+def test_the_largest_allowed_counts_still_answer_quickly(repeated):
+    start = time.perf_counter()
+    plan = plan_movement(1, small=True, moves=MAX_MOVES, normal_squares=MAX_SQUARES, rugged_squares=MAX_SQUARES,
+                         rulings={"mastery.repeated-move": repeated})
+    assert time.perf_counter() - start < 2
+    # Agility tier 1, Small: speed 3 + 1 - 1 = 3; the path costs 100000 + 2 x 100000 = 300000 squares.
+    assert plan.speed == 3 and plan.cost == 300_000
+    if repeated == "half-speed-each":
+        # every move after the first covers 3 + 3 // 2 = 4: 3 + 4 x 99 = 399 squares in 100 moves;
+        # the path needs 1 + ceil((300000 - 3) / 4) = 1 + 74999.25 -> 1 + 75000 = 75001 moves.
+        assert plan.squares == 3 + 4 * 99 and plan.moves_needed == 75_001
+
+
+def test_cli_mastery_move_with_a_huge_count_is_one_error_line(capsys):
+    start = time.perf_counter()
+    assert main(["mastery-move", "--agility-tier", "3", "--moves", "999999999999999"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ruleslawyer: error: moves: must be at most 100") and err.count("\n") == 1
+    assert time.perf_counter() - start < 2
