@@ -69,7 +69,7 @@ def run() -> list[Row]:
         return interleaved({
             "cli": lambda: subprocess.run([str(cli), "search", "parry"], env=env, check=True, capture_output=True),
             "bare": lambda: subprocess.run([sys.executable, "-c", "import sqlite3"], env=env, check=True,
-                                           capture_output=True)}, clock=time.perf_counter)
+                                           capture_output=True)}, runs=11, clock=time.perf_counter)
 
     warm = starts(bytecode_env())
     nocache = starts({**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": str(tmp / "none")})
@@ -86,7 +86,7 @@ def run() -> list[Row]:
             note="the same loop against FTS5 doing the snippet and weighting work in C"),
         Row("`ruleslawyer search parry` cold start", warm["cli"] * 1e3, "ms",
             "`python -c \"import sqlite3\"`", warm["bare"] * 1e3, goal="<= 2x",
-            note="wall clock, the two commands in turns, bytecode caches on (as after pip install; "
+            note="wall clock, medians of 11, the two commands in turns, bytecode caches on (as after pip install; "
                  "filled by the warm-up); without bytecode caches (PYTHONDONTWRITEBYTECODE=1, how this "
                  f"machine's shells run Python) {nocache['cli'] * 1e3:.0f} ms vs {nocache['bare'] * 1e3:.0f} ms "
                  f"= {nocache['cli'] / nocache['bare']:.2f}x"),
