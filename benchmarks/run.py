@@ -27,6 +27,20 @@ def fmt_ratio(r: float) -> str:
     return f"{r:.2f}x" if r >= 0.1 else f"{r:.1e}x (1/{1 / r:,.0f})"
 
 
+def revision() -> str:
+    """The commit measured (``abc1234``, plus ``with local changes`` when the tree is dirty)."""
+    import subprocess
+
+    try:
+        sha = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True, text=True,
+                             check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=HERE,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+    return f"{sha}{' with local changes' if dirty else ''}"
+
+
 def main(argv: list[str]) -> int:
     only = set(argv)
     rows: list[tuple[str, Row, float]] = []
@@ -46,7 +60,7 @@ def main(argv: list[str]) -> int:
         took = time.perf_counter() - t0
         loads.append(f"{path.stem} ({took:.0f} s): {load()}")
         print(f"  ({path.stem} took {took:.1f} s; load {load()})", flush=True)
-    lines = ["# Benchmarks", "", f"Machine: {machine()}.", "",
+    lines = ["# Benchmarks", "", f"Machine: {machine()}.", "", f"Code: commit {revision()}.", "",
              f"Load average at the start of the run: {start_load}; after each module:", "",
              *[f"- {x}" for x in loads], "",
              "The machine is shared: other work runs beside the benchmarks, so wall-clock figures read slower "
