@@ -3,7 +3,8 @@
 Each subcommand lives in a module of :mod:`ruleslawyer.commands` exposing
 ``register(subparsers)``; a module's top level imports only the standard library so that a cold
 ``ruleslawyer search`` stays fast. Errors print one line (``ruleslawyer: error: ...``) and exit 1;
-usage errors exit 2.
+usage errors exit 2. An unexpected exception (a bug) prints one ``internal error`` line too and
+exits 1; ``RULESLAWYER_DEBUG=1`` shows its traceback.
 """
 
 from __future__ import annotations
@@ -105,6 +106,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "json", False):  # a --json caller gets the error as JSON on stdout too
             print_json({"error": {"type": exc.__class__.__name__, "message": message,
                                   "field": getattr(exc, "field", None)}})
+        return 1
+    except Exception as exc:  # a bug in the kit: still one line, never a traceback
+        import os
+        if os.environ.get("RULESLAWYER_DEBUG"):
+            raise
+        detail = " ".join(f"{exc.__class__.__name__}: {exc}".split())
+        print(f"ruleslawyer: error: internal error ({detail}); please report it with the command that caused it "
+              "(RULESLAWYER_DEBUG=1 shows the traceback)", file=sys.stderr)
         return 1
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Iterator
 
-__all__ = ["HANDLERS", "COMMANDS", "register", "add_option", "rulesets_for"]
+__all__ = ["HANDLERS", "COMMANDS", "register", "add_option", "rulesets_for", "read_json"]
 
 #: Subcommands and their help line.
 COMMANDS: dict[str, str] = {
@@ -77,6 +77,46 @@ def add_option(command: str, *flags: str, **kwargs) -> None:
     _EXTRA.append((command, flags, kwargs))
     if command in _PARSERS:
         _apply(_PARSERS[command], flags, kwargs)
+
+
+def read_json(path: str | None, field: str = "input", flag: str = "--input"):
+    """Read a JSON file (``-`` for stdin) given on the command line.
+
+    Args:
+        path: the file, ``-`` or ``None`` (not given).
+        field: the input's name in error messages.
+        flag: the option that names the file, for the "not given" message.
+
+    Returns:
+        The parsed JSON value (any type: callers check the shape).
+
+    Raises:
+        RulesInputError: not given, unreadable (missing, a folder, no permission), not UTF-8, not
+            JSON, or nested too deeply to read; the message names ``field`` and the file.
+    """
+    import json
+    import sys
+
+    from ruleslawyer.errors import RulesInputError
+
+    if not path:
+        raise RulesInputError(field, f"{flag} FILE.json is required (see --schema for the format)")
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8-sig") as f:  # a byte-order mark (Windows editors) is fine
+                text = f.read()
+    except OSError as exc:
+        raise RulesInputError(field, f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise RulesInputError(field, f"{path} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RulesInputError(field, f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise RulesInputError(field, f"{path} nests lists or objects too deeply to read") from None
 
 
 def _ruling(text: str) -> tuple[str, str]:

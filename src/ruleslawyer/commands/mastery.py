@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from . import engines
@@ -120,14 +119,8 @@ def _out(result, as_json: bool) -> int:
     return 0
 
 
-def _load(path: str | None) -> dict:
-    if not path:
-        raise ValueError("input: --input FILE.json is required (see --schema)")
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except json.JSONDecodeError as e:
-        raise ValueError(f"input: {path} is not valid JSON: {e}") from None
+def _load(path: str | None, field: str = "input", flag: str = "--input"):
+    return engines.read_json(path, field, flag)
 
 
 def _schema(schema: dict) -> int:
@@ -166,7 +159,7 @@ def _trauma(args) -> int:
         if args.sheet:
             from ruleslawyer.rulesets.mastery import TraumaSheet
 
-            sheet = TraumaSheet.from_dict(_load(args.sheet))
+            sheet = TraumaSheet.from_dict(_load(args.sheet, "sheet", "--sheet"))
         result = roll_trauma(roll=args.roll, finger=args.finger, seed=args.seed, sheet=sheet,
                              rulings=dict(args.ruling or []))
         if not checks:

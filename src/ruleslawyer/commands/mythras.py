@@ -7,8 +7,6 @@ standard library and the engines registry.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 
 from ruleslawyer.commands import engines
 
@@ -21,16 +19,7 @@ def load_input(path: str | None) -> dict:
     Raises:
         ValueError: no path, unreadable file or invalid JSON (the message names ``input``).
     """
-    if not path:
-        raise ValueError("input: give --input FILE.json (see --schema for the format)")
-    try:
-        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
-    except OSError as exc:
-        raise ValueError(f"input: cannot read {path}: {exc.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"input: {path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    data = engines.read_json(path)
     if not isinstance(data, dict):
         raise ValueError("input: the input must be a JSON object")
     return data

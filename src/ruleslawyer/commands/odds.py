@@ -9,7 +9,6 @@ imports only the standard library.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from . import engines
@@ -33,15 +32,7 @@ ODDS_SCHEMA = {
 
 
 def _load(path: str | None) -> dict:
-    if not path:
-        raise ValueError("input: --input FILE.json is required (see --schema)")
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except OSError as e:
-        raise ValueError(f"input: cannot read {path}: {e.strerror}") from None
-    except json.JSONDecodeError as e:
-        raise ValueError(f"input: {path} is not valid JSON: {e.msg} at line {e.lineno}") from None
+    data = engines.read_json(path)
     if not isinstance(data, dict):
         raise ValueError("input: must be a JSON object")
     return data
@@ -75,10 +66,23 @@ def _print(result, lines: list[str], as_json: bool) -> int:
 
 
 def _tolerance(args, data: dict | None) -> float:
+    import math
+
+    from ruleslawyer.errors import RulesInputError
+
     t = getattr(args, "tolerance", None)
     if t is None:
         t = (data or {}).get("tolerance", 1e-12)
+    if isinstance(t, float) and not math.isfinite(t):  # --tolerance inf, or NaN/Infinity in the JSON
+        raise RulesInputError("tolerance", f"must be a number from 0 to 0.001, got {t!r}")
     return t
+
+
+def _rulings(args, data: dict) -> dict[str, str]:
+    """The input file's ``rulings`` (taken out of ``data``) with ``--ruling`` over them."""
+    from ruleslawyer.trace import merge_overrides
+
+    return merge_overrides(data.pop("rulings", None), args.rulings)
 
 
 def _mastery(args) -> int:
@@ -100,7 +104,7 @@ def _mastery(args) -> int:
     data = _load(args.input)
     data.pop("dice", None)
     data.pop("seed", None)
-    r = mastery_exchange_odds(data, rulings=args.rulings, tolerance=_tolerance(args, data))
+    r = mastery_exchange_odds(data, rulings=_rulings(args, data), tolerance=_tolerance(args, data))
     lines = [f"P(hit) {_pct(r.p_hit)}; P(defense holds) {_pct(r.p_defense_holds)}"
              + (f"; P(Aiming Trial) {_pct(r.p_aim)}" if r.p_aim != 1 else "")
              + ("" if r.p_zero_health is None else f"; P(reaching 0 health) {_pct(r.p_zero_health)}"),
@@ -125,7 +129,7 @@ def _mythras(args) -> int:
     data = _load(args.input)
     data.pop("dice", None)
     data.pop("seed", None)
-    r = mythras_exchange_odds(data, rulings=args.rulings, tolerance=_tolerance(args, data))
+    r = mythras_exchange_odds(data, rulings=_rulings(args, data), tolerance=_tolerance(args, data))
     lines = [f"P(hit) {_pct(r.p_hit)}; P(parried) {_pct(r.p_parried)}; "
              f"mean damage {float(r.damage.mean()):.3g}",
              f"Probability mass cut off: {float(r.truncated_mass):.3g}"]

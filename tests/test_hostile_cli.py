@@ -1,0 +1,173 @@
+"""Hostile command lines: whatever is typed, ``ruleslawyer`` prints no traceback.
+
+Bad input exits 1 with exactly one ``ruleslawyer: error: ...`` line naming what was wrong; usage
+errors exit 2 (argparse). Every command that reads a JSON file is given every kind of bad file.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ruleslawyer import cli
+from ruleslawyer.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+#: Every command that reads a JSON file, with the option naming it, the field its errors name and a
+#: valid example for it.
+FILE_COMMANDS = [
+    (["exchange", "mastery"], "--input", "input", "mastery/exchange-melee.json"),
+    (["sequence", "mastery"], "--input", "input", "mastery/sequence.json"),
+    (["mastery-ap"], "--input", "input", "mastery/ap-torch.json"),
+    (["exchange", "mythras"], "--input", "input", "mythras/broadsword-vs-dagger.json"),
+    (["initiative", "mythras"], "--input", "input", "mythras/initiative.json"),
+    (["sequence", "darkmaster"], "--input", "input", "darkmaster/ambush-round.json"),
+    (["odds", "mastery"], "--input", "input", "mastery/exchange-melee.json"),
+    (["odds", "mythras"], "--input", "input", "mythras/broadsword-vs-dagger.json"),
+    (["trauma"], "--sheet", "sheet", None),
+]
+
+
+def _bad_files(tmp: Path) -> dict[str, str]:
+    files = {
+        "not-json.json": b"{attacker: ",
+        "empty.json": b"",
+        "latin1.json": '{"name": "J\u00fcrgen"}'.encode("latin-1"),
+        "binary.json": bytes(range(256)) * 8,
+        "deep-lists.json": b"[" * 100_000 + b"]" * 100_000,
+        "deep-objects.json": b'{"a":' * 50_000 + b"1" + b"}" * 50_000,
+    }
+    out = {}
+    for name, data in files.items():
+        (tmp / name).write_bytes(data)
+        out[name] = str(tmp / name)
+    out["missing"] = str(tmp / "no-such-file.json")
+    out["folder"] = str(tmp)
+    return out
+
+
+def _one_error_line(err: str, prefix: str) -> None:
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"ruleslawyer: error: {prefix}"), err
+
+
+@pytest.mark.parametrize(("argv", "flag", "field", "example"), FILE_COMMANDS,
+                         ids=[" ".join(c[0]) for c in FILE_COMMANDS])
+def test_every_bad_file_is_one_error_line_naming_the_input(argv, flag, field, example, tmp_path, capsys):
+    for what, path in _bad_files(tmp_path).items():
+        rc = main([*argv, flag, path])
+        err = capsys.readouterr().err
+        assert rc == 1, what
+        _one_error_line(err, f"{field}: ")
+        assert path in err, (what, err)
+
+
+@pytest.mark.parametrize(("argv", "flag", "field", "example"), [c for c in FILE_COMMANDS if c[3]],
+                         ids=[" ".join(c[0]) for c in FILE_COMMANDS if c[3]])
+def test_a_byte_order_mark_is_not_an_error(argv, flag, field, example, tmp_path, capsys):
+    f = tmp_path / "bom.json"
+    f.write_bytes(b"\xef\xbb\xbf" + (EXAMPLES / example).read_bytes())
+    assert main([*argv, flag, str(f)]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def _write(tmp: Path, name: str, data) -> str:
+    f = tmp / name
+    f.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return str(f)
+
+
+def _example(name: str, **changes) -> dict:
+    data = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+    data.update(changes)
+    return data
+
+
+def _hostile_argvs(tmp: Path) -> list[list[str]]:
+    melee = _example("mastery/exchange-melee.json")
+    sword = _example("mythras/broadsword-vs-dagger.json")
+    argvs = [
+        # numbers out of range, huge, negative
+        ["roll", "mastery/combat/tables/trauma", "--roll", "0"],
+        ["roll", "mastery/combat/tables/trauma", "--roll", "101"],
+        ["roll", "mastery/combat/tables/trauma", "--roll", "-1"],
+        ["roll", "mastery/combat/tables/trauma", "--seed", str(10**100)],
+        ["roll", "mastery/combat/tables/trauma", "--seed", "-1"],
+        ["trauma", "--roll", "0"], ["trauma", "--roll", "101"], ["trauma", "--finger", "11"],
+        ["trauma", "--roll", "50", "--finger", "0"], ["trauma", "--seed", str(-(10**100))],
+        ["mastery-health", "--endurance-tier", "0"], ["mastery-health", "--endurance-tier", str(10**100)],
+        ["mastery-health", "--endurance-tier", "3", "--class-health", str(-(10**100))],
+        ["mastery-move", "--agility-tier", "-5"], ["mastery-move", "--agility-tier", "3", "--rugged", "-1"],
+        ["search", "death", "--limit", "0"], ["search", "death", "--limit", str(10**100)],
+        ["odds", "mastery", "--trauma", "--tolerance", "inf"],
+        ["odds", "mastery", "--trauma", "--tolerance", "nan"],
+        ["odds", "mastery", "--trauma", "--tolerance", "-1"],
+        # ids that do not exist
+        ["show", "no/such/id#1"], ["show", ""], ["show", "../../../etc/passwd"],
+        ["table", "no/such/table"], ["roll", "mastery/combat/death"], ["tables", "--ruleset", "nosuch"],
+        ["search", "death", "--ruleset", "nosuch"], ["rulings", "--ruleset", "nosuch"],
+        ["define", "zzzzqqq"], ["compare", "zzzzqqq"],
+        # rulings: unknown ids, bad answers, malformed
+        ["trauma", "--ruling", "no.such=x"], ["trauma", "--ruling", "="], ["trauma", "--ruling", "noequals"],
+        ["odds", "mastery", "--trauma", "--ruling", "kit.explosion-cap=7"],
+        ["exchange", "nosuch", "--input", _write(tmp, "m.json", melee)],
+    ]
+    for argv, data in [(["exchange", "mastery"], melee), (["exchange", "mythras"], sword),
+                       (["odds", "mastery"], melee), (["odds", "mythras"], sword)]:
+        name = "-".join(argv)
+        argvs += [
+            [*argv, "--input", _write(tmp, f"{name}.json", data), "--ruling", "no.such=x"],
+            [*argv, "--input", _write(tmp, f"{name}.json", data), "--ruling", "kit.explosion-cap=7"],
+            [*argv, "--input", _write(tmp, f"{name}.json", data), "--seed", str(10**100)],
+            [*argv, "--input", _write(tmp, f"{name}-r.json", {**data, "rulings": "x"})],
+            [*argv, "--input", _write(tmp, f"{name}-r2.json", {**data, "rulings": ["x"]})],
+            [*argv, "--input", _write(tmp, f"{name}-nan.json",
+                                      json.dumps(data)[:-1] + ', "tolerance": NaN, "seed": Infinity}')],
+        ]
+    return argvs
+
+
+def test_hostile_command_lines_print_one_line_and_no_traceback(tmp_path, capsys):
+    problems = []
+    for argv in _hostile_argvs(tmp_path):
+        try:
+            rc = main(argv)
+        except SystemExit as exc:  # argparse usage error
+            rc = exc.code
+        except Exception as exc:  # noqa: BLE001 - the point of the test
+            problems.append(f"{argv}: {type(exc).__name__}: {exc}")
+            continue
+        err = capsys.readouterr().err
+        if rc == 2:
+            continue
+        if "Traceback" in err or "internal error" in err:
+            problems.append(f"{argv}: {err}")
+        elif rc == 1 and not (len(err.splitlines()) == 1 and err.startswith("ruleslawyer: error: ")):
+            problems.append(f"{argv}: not one error line: {err!r}")
+        elif rc not in (0, 1):
+            problems.append(f"{argv}: exit {rc}")
+    assert not problems, "\n".join(problems)
+
+
+def test_a_bug_is_still_one_line_and_exit_1(monkeypatch, capsys):
+    """The last line of defence: an unexpected exception in a handler prints one line, no traceback."""
+    import ruleslawyer.rulesets.mastery as mastery
+
+    def broken(*args, **kwargs):
+        raise TypeError("unsupported operand type(s) for +: 'int' and 'NoneType'")
+
+    monkeypatch.setattr(mastery, "exchange_from_dict", broken)
+    monkeypatch.delenv("RULESLAWYER_DEBUG", raising=False)
+    argv = ["exchange", "mastery", "--input", str(EXAMPLES / "mastery/exchange-melee.json")]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    _one_error_line(err, "internal error (TypeError: unsupported operand")
+    monkeypatch.setenv("RULESLAWYER_DEBUG", "1")
+    with pytest.raises(TypeError):
+        cli.main(argv)
