@@ -144,27 +144,23 @@ def measure(page) -> dict[str, list[float]]:
     return out
 
 
-def run() -> list[Row]:
-    chromium, args = _browser_settings()
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        print("  bench_widgets: skipped (no playwright package)")
-        return []
-    if not Path(chromium).exists():
-        print(f"  bench_widgets: skipped (no {chromium}; `make browser`)")
-        return []
-    tmp = Path(tempfile.mkdtemp(prefix="rl-bench-voila-"))
-    env = {**os.environ, "RULESLAWYER_DB": str(tmp / "rules.db"), "JUPYTER_RUNTIME_DIR": str(tmp / "runtime"),
-           "PYTHONUNBUFFERED": "1"}
-    env.pop("RULESLAWYER_HOUSE_RULES", None)
-    subprocess.run([sys.executable, "-m", "ruleslawyer.cli", "build"], env=env, check=True, stdout=subprocess.DEVNULL)
-    nb = _notebook(tmp)
+#: Voila started with TCP_NODELAY forced on every socket of its server (Tornado leaves Nagle's algorithm
+#: on for websockets unless the handler asks otherwise) — a diagnostic run, see notes.md.
+VOILA_NODELAY = ("import sys, tornado.iostream as s; f = s.IOStream.set_nodelay; "
+                 "s.IOStream.set_nodelay = lambda self, value: f(self, True); "
+                 "sys.argv[0] = 'voila'; from voila.app import main; sys.exit(main())")
+
+
+def _session(chromium, args, tmp: Path, env: dict, nb: Path, nodelay: bool) -> tuple[dict[str, list[float]], float]:
+    """Serve ``nb`` with Voila, open it in chromium, :func:`measure`; -> (samples, page load seconds)."""
+    from playwright.sync_api import sync_playwright
+
     port = _free_port()
-    log = tmp / "voila.log"
+    log = tmp / f"voila{'-nodelay' if nodelay else ''}.log"
+    head = [sys.executable, "-c", VOILA_NODELAY] if nodelay else [sys.executable, "-m", "voila"]
     with open(log, "wb") as out:
-        voila = subprocess.Popen([sys.executable, "-m", "voila", "--no-browser", "--Voila.ip=127.0.0.1",
-                                  f"--Voila.port={port}", "--Voila.port_retries=0", str(nb)],
+        voila = subprocess.Popen([*head, "--no-browser", "--Voila.ip=127.0.0.1", f"--Voila.port={port}",
+                                  "--Voila.port_retries=0", str(nb)],
                                  cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         _wait_http(f"http://127.0.0.1:{port}/voila/static/", voila, log)
@@ -181,7 +177,7 @@ def run() -> list[Row]:
                 page.locator(".rl-trauma-panel").first.wait_for(state="visible")
                 page.locator(".bench-label").first.wait_for(state="visible")
                 load_s = time.perf_counter() - t0
-                samples = measure(page)
+                return measure(page), load_s
             finally:
                 browser.close()
     finally:
@@ -191,22 +187,46 @@ def run() -> list[Row]:
         except subprocess.TimeoutExpired:
             voila.kill()
             voila.wait(5)
-    plain = statistics.median(samples["plain"])
-    note = (f"Voila, headless Debian chromium; medians of {len(samples['exchange'])} clicks after a warm-up "
-            f"click, in turns with {len(samples['plain'])} plain-button clicks (p90 "
-            "{p90:.0f} ms); the page loaded in " f"{load_s:.1f} s")
 
-    def p90(xs):
-        return sorted(xs)[max(0, int(round(0.9 * len(xs))) - 1)]
 
-    return [
-        Row("Mastery exchange panel: click → outcome rendered (Chromium, Voila)",
-            statistics.median(samples["exchange"]), "ms", "plain ipywidgets Button → Label, same page", plain,
-            goal="<= 150 ms", note=note.format(p90=p90(samples["exchange"]))),
-        Row("Trauma panel: click → row rendered (Chromium, Voila)",
-            statistics.median(samples["trauma"]), "ms", "plain ipywidgets Button → Label, same page", plain,
-            goal="<= 150 ms", note=note.format(p90=p90(samples["trauma"]))),
-    ]
+def _p90(xs: list[float]) -> float:
+    return sorted(xs)[max(0, int(round(0.9 * len(xs))) - 1)]
+
+
+def run() -> list[Row]:
+    chromium, args = _browser_settings()
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        print("  bench_widgets: skipped (no playwright package)")
+        return []
+    if not Path(chromium).exists():
+        print(f"  bench_widgets: skipped (no {chromium}; `make browser`)")
+        return []
+    tmp = Path(tempfile.mkdtemp(prefix="rl-bench-voila-"))
+    env = {**os.environ, "RULESLAWYER_DB": str(tmp / "rules.db"), "JUPYTER_RUNTIME_DIR": str(tmp / "runtime"),
+           "PYTHONUNBUFFERED": "1"}
+    env.pop("RULESLAWYER_HOUSE_RULES", None)
+    subprocess.run([sys.executable, "-m", "ruleslawyer.cli", "build"], env=env, check=True, stdout=subprocess.DEVNULL)
+    nb = _notebook(tmp)
+    rows = []
+    for nodelay in (False, True):
+        samples, load_s = _session(chromium, args, tmp, env, nb, nodelay)
+        plain = statistics.median(samples["plain"])
+        where = "Voila with TCP_NODELAY forced on its server's sockets (diagnostic)" if nodelay else "Voila"
+        note = (f"{where}, headless Debian chromium; medians of {len(samples['exchange'])} clicks after a "
+                f"warm-up click, in turns with {len(samples['plain'])} plain-button clicks; p90 {{p90:.0f}} ms; "
+                f"the page loaded in {load_s:.1f} s")
+        suffix = ", server TCP_NODELAY" if nodelay else ""
+        rows += [
+            Row(f"Mastery exchange panel: click → outcome rendered (Chromium, Voila{suffix})",
+                statistics.median(samples["exchange"]), "ms", "plain ipywidgets Button → Label, same page", plain,
+                goal="<= 150 ms", note=note.format(p90=_p90(samples["exchange"]))),
+            Row(f"Trauma panel: click → row rendered (Chromium, Voila{suffix})",
+                statistics.median(samples["trauma"]), "ms", "plain ipywidgets Button → Label, same page", plain,
+                goal="<= 150 ms", note=note.format(p90=_p90(samples["trauma"]))),
+        ]
+    return rows
 
 
 if __name__ == "__main__":
