@@ -13,11 +13,10 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from harness import QUICK, Row, bytecode_env, interleaved
+from harness import QUICK, Row, bytecode_env, interleaved, scratch
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -37,7 +36,7 @@ def _trivial(folder: Path) -> Path:
 
 
 def run() -> list[Row]:
-    tmp = Path(tempfile.mkdtemp(prefix="rl-bench-nb-"))
+    tmp = scratch("rl-bench-nb-")
     db = tmp / "rules.db"
     env = {**bytecode_env(), "RULESLAWYER_DB": str(db), "RULESLAWYER_TEST_DB": str(db)}
     env.pop("RULESLAWYER_HOUSE_RULES", None)

@@ -6,11 +6,10 @@ import os
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from harness import Row, bytecode_env, interleaved, median_time
+from harness import Row, bytecode_env, interleaved, scratch
 
 #: Twenty questions a GM types mid-session (plain words so the raw FTS5 baseline accepts them too).
 GM_QUERIES = [
@@ -24,7 +23,7 @@ def run() -> list[Row]:
     from ruleslawyer import rulesdb
     from ruleslawyer.rulesdb.build import build
 
-    tmp = Path(tempfile.mkdtemp(prefix="rl-bench-"))
+    tmp = scratch("rl-bench-")
     db = tmp / "rules.db"
     build(db)
     copies = iter(range(1_000_000))

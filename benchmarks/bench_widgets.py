@@ -23,14 +23,13 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 from urllib.parse import urlparse
 
-from harness import QUICK, Row
+from harness import QUICK, Row, scratch
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = 2 if QUICK else 15  # clicks per figure, after a warm-up click each
@@ -203,7 +202,7 @@ def run() -> list[Row]:
     if not Path(chromium).exists():
         print(f"  bench_widgets: skipped (no {chromium}; `make browser`)")
         return []
-    tmp = Path(tempfile.mkdtemp(prefix="rl-bench-voila-"))
+    tmp = scratch("rl-bench-voila-")
     env = {**os.environ, "RULESLAWYER_DB": str(tmp / "rules.db"), "JUPYTER_RUNTIME_DIR": str(tmp / "runtime"),
            "PYTHONUNBUFFERED": "1"}
     env.pop("RULESLAWYER_HOUSE_RULES", None)

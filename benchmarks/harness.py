@@ -10,8 +10,9 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
-__all__ = ["Row", "median_time", "interleaved", "bytecode_env", "machine", "load", "QUICK", "RUNS"]
+__all__ = ["Row", "median_time", "interleaved", "bytecode_env", "scratch", "machine", "load", "QUICK", "RUNS"]
 
 #: ``BENCH_QUICK=1``: one timed run, no warm-up, small samples — for the smoke test only; the
 #: figures it gives are not the ones BENCHMARKS.md reports.
@@ -87,6 +88,17 @@ def interleaved(fns: dict[str, Callable[[], object]], runs: int = RUNS, warmup: 
     return {k: statistics.median(v) for k, v in samples.items()}
 
 
+def scratch(prefix: str) -> Path:
+    """A new temp directory, removed when the benchmark process exits."""
+    import atexit
+    import shutil
+    import tempfile
+
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, path, True)
+    return path
+
+
 def bytecode_env() -> dict[str, str]:
     """The environment for timed subprocesses: bytecode caching on, as after ``pip install``.
 
@@ -95,11 +107,9 @@ def bytecode_env() -> dict[str, str]:
     dir per benchmark run (``PYTHONPYCACHEPREFIX``), never into the repository, and the warm-up run
     fills them — for the figure and its reference alike.
     """
-    import tempfile
-
     global _PYCACHE
     if _PYCACHE is None:
-        _PYCACHE = tempfile.mkdtemp(prefix="rl-bench-pyc-")
+        _PYCACHE = str(scratch("rl-bench-pyc-"))
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = _PYCACHE
