@@ -1,0 +1,137 @@
+"""Hostile use of the rules database: broken house rules, odd database paths, import orders.
+
+- A broken house-rules file fails the build naming ``file:line`` and leaves the previous database
+  byte for byte; the CLI says so in ``ruleslawyer: error`` lines, no traceback.
+- The database path never overwrites anything but an earlier rules database (or an empty file):
+  ``--db /etc/passwd`` or ``--db ~/notes.sqlite`` is an error, not a rebuilt database in its place.
+- ``ruleslawyer.rulesdb.search`` / ``.build`` stay the functions whatever was imported first.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from ruleslawyer import rulesdb
+from ruleslawyer.cli import main
+
+build_mod = sys.modules["ruleslawyer.rulesdb.build"] if "ruleslawyer.rulesdb.build" in sys.modules else None
+
+FRONT = "---\nruleset: house\nchapter: rules\ntitle: House Rules\n---\n"
+
+#: name -> (file text as bytes, the line the error must name, a word of the message)
+BROKEN = {
+    "bad-yaml": (b"---\nruleset: [\n---\n# House\n", 1, "YAML"),
+    "no-front-matter": (b"# House\n\ntext\n", 1, "front matter"),
+    "front-matter-list": (b"---\n- a\n- b\n---\n# House\n", 1, "mapping"),
+    "second-h1": ((FRONT + "# House Rules\n\ntext\n\n# Again\n\nmore\n").encode(), 10, "second level-1 heading"),
+    "table-short-of-its-die": ((FRONT + "# House Rules\n\n## Fumbles\n\n| d6 | Result |\n|---|---|\n"
+                                "| 1-3 | drop it |\n| 5 | trip |\n").encode(), 10, "does not cover 4, 6"),
+    "link-to-nowhere": ((FRONT + "# House Rules\n\nSee [this](mastery/combat/no-such-section#9).\n").encode(), 8,
+                        "does not exist"),
+    "not-utf8": (FRONT.encode() + b"# House Rules\n\n\xff\xfe caf\xe9\n", 1, "not UTF-8"),
+    "binary": (bytes(range(256)) * 4, 1, "not UTF-8"),
+}
+
+
+def _guard_env(monkeypatch) -> None:
+    """``main(["--db", ...])`` sets the environment for the process: restore it after the test."""
+    for var in ("RULESLAWYER_DB", "RULESLAWYER_HOUSE_RULES"):
+        monkeypatch.setenv(var, "x")
+        monkeypatch.delenv(var)
+
+
+def _db_bytes(path: Path) -> bytes:
+    return path.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def built_db(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("db") / "rules.db"
+    rulesdb.build(path, house_rules=None)
+    return path
+
+
+@pytest.mark.parametrize("kind", sorted(BROKEN))
+def test_a_broken_house_rules_file_names_file_and_line_and_keeps_the_old_database(kind, built_db, tmp_path,
+                                                                                   monkeypatch, capsys):
+    text, line, words = BROKEN[kind]
+    house = tmp_path / "house"
+    house.mkdir()
+    (house / f"{kind}.md").write_bytes(text)
+    before = _db_bytes(built_db)
+    with pytest.raises(rulesdb.BuildError) as exc:
+        rulesdb.build(built_db, house_rules=house)
+    assert any(p.startswith(f"{house / kind}.md:{line}:") and words in p for p in exc.value.problems), \
+        exc.value.problems
+    assert _db_bytes(built_db) == before
+    # the CLI: error lines naming the file, exit 1, the database untouched
+    _guard_env(monkeypatch)
+    assert main(["--db", str(built_db), "--house-rules", str(house), "build"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.startswith("ruleslawyer: error: ")
+    assert f"{kind}.md:{line}:" in err
+    assert _db_bytes(built_db) == before
+
+
+def test_a_folder_named_like_a_markdown_file_is_not_read_as_one(built_db, tmp_path, monkeypatch):
+    house = tmp_path / "house"
+    (house / "chapter.md").mkdir(parents=True)  # a folder, not a file
+    (house / "chapter.md" / "real.md").write_text(FRONT + "# House Rules\n\nA house rule.\n", encoding="utf-8")
+    out = tmp_path / "rules.db"
+    report = rulesdb.build(out, house_rules=house)
+    assert report.files == rulesdb.build(tmp_path / "plain.db", house_rules=None).files + 1
+    conn = sqlite3.connect(out)
+    assert conn.execute("SELECT text FROM units WHERE id = 'house/rules#1'").fetchone() == ("A house rule.",)
+    conn.close()
+
+
+def _not_a_rules_db(tmp_path: Path) -> dict[str, Path]:
+    text = tmp_path / "notes.txt"
+    text.write_text("my campaign notes\n", encoding="utf-8")
+    other = tmp_path / "other.sqlite"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE characters (name TEXT)")
+    conn.execute("INSERT INTO characters VALUES ('Aldric')")
+    conn.commit()
+    conn.close()
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    return {"text file": text, "another sqlite database": other, "folder": folder}
+
+
+def test_build_refuses_to_overwrite_what_is_not_a_rules_database(tmp_path):
+    for what, path in _not_a_rules_db(tmp_path).items():
+        before = None if path.is_dir() else path.read_bytes()
+        with pytest.raises(ValueError, match=r"^db: ") as exc:
+            rulesdb.build(path)
+        assert str(path) in str(exc.value), what
+        if before is not None:
+            assert path.read_bytes() == before, what
+        else:
+            assert path.is_dir() and not list(path.parent.glob(".*.tmp-*")), what
+
+
+def test_a_query_with_db_pointing_at_another_file_is_an_error_not_a_rebuild(tmp_path, monkeypatch, capsys):
+    _guard_env(monkeypatch)
+    for what, path in _not_a_rules_db(tmp_path).items():
+        before = None if path.is_dir() else path.read_bytes()
+        rulesdb.reset_cache()
+        assert main(["--db", str(path), "search", "death"]) == 1, what
+        err = capsys.readouterr().err
+        assert err.startswith("ruleslawyer: error: db: ") and len(err.splitlines()) == 1, err
+        if before is not None:
+            assert path.read_bytes() == before, what
+    rulesdb.reset_cache()
+
+
+def test_an_empty_file_or_an_earlier_rules_database_is_rebuilt(tmp_path, built_db):
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    assert rulesdb.build(empty).units > 0
+    assert rulesdb.build(built_db).units > 0
