@@ -8,6 +8,8 @@ parser nor pandas; :func:`table` and ``SearchResults.to_dataframe()`` import pan
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 
 _EXPORTS = {
     "BuildError": "build", "BuildReport": "build", "build": "build",
@@ -35,6 +37,24 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return __all__
+
+
+class _Package(types.ModuleType):
+    """This package, keeping ``search`` and ``build`` the functions.
+
+    Importing a submodule sets the package attribute of its name to the submodule, so once anything
+    ran ``from ruleslawyer.rulesdb.search import Hit`` (or a lookup imported ``.search`` lazily),
+    ``rulesdb.search("death")`` raised "'module' object is not callable". A submodule whose name is
+    also an exported function is bound as that function instead.
+    """
+
+    def __setattr__(self, name: str, value) -> None:
+        if isinstance(value, types.ModuleType) and _EXPORTS.get(name) == name:
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def roll(table_id: str, *, roll: int | None = None, seed: int | None = None, rng=None,

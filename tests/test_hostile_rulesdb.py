@@ -20,7 +20,6 @@ import pytest
 from ruleslawyer import rulesdb
 from ruleslawyer.cli import main
 
-build_mod = sys.modules["ruleslawyer.rulesdb.build"] if "ruleslawyer.rulesdb.build" in sys.modules else None
 
 FRONT = "---\nruleset: house\nchapter: rules\ntitle: House Rules\n---\n"
 
@@ -135,3 +134,23 @@ def test_an_empty_file_or_an_earlier_rules_database_is_rebuilt(tmp_path, built_d
     empty.write_bytes(b"")
     assert rulesdb.build(empty).units > 0
     assert rulesdb.build(built_db).units > 0
+
+
+def test_search_and_build_stay_functions_whatever_was_imported_first():
+    """Importing a submodule named like an exported function used to replace the function."""
+    code = textwrap.dedent("""
+        import importlib, types
+        from ruleslawyer import rulesdb
+        from ruleslawyer.rulesdb import _EXPORTS
+        for module in sorted(set(_EXPORTS.values())):
+            importlib.import_module(f"ruleslawyer.rulesdb.{module}")
+        for name, module in _EXPORTS.items():
+            value = getattr(rulesdb, name)
+            assert not isinstance(value, types.ModuleType), name
+            assert value is getattr(importlib.import_module(f"ruleslawyer.rulesdb.{module}"), name), name
+        from ruleslawyer.rulesdb import search, build
+        assert callable(search) and callable(build)
+        print("ok")
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "ok", out.stderr
