@@ -1,10 +1,5 @@
 """The search panel: type-ahead search over every rule, ruleset filter, ranked hits; a click on a hit
-shows the rule in context with its citation.
-
-Note: ``search`` is imported from :mod:`ruleslawyer.rulesdb` before ``complete``: the package loads its
-names lazily and its submodule is also called ``search``, so asking for ``complete`` first would leave
-the package attribute ``search`` bound to the submodule instead of the function.
-"""
+shows the rule in context with its citation."""
 
 from __future__ import annotations
 
@@ -90,7 +85,7 @@ class SearchPanel:
         self.frame.guard(self._run)
 
     def _run(self) -> None:
-        from ruleslawyer.rulesdb import search, complete  # search first: see the note in the module docstring
+        from ruleslawyer.rulesdb import complete, search
 
         q = self.query.value
         self.results = None
