@@ -10,7 +10,7 @@ from ruleslawyer.cli import COMMAND_MODULES, build_parser, main
 from ruleslawyer.commands import engines
 
 #: The database commands (build/search/show/tables/table/roll) are covered where they are defined.
-_MODULES = tuple(m for m in COMMAND_MODULES if m != "db")
+_MODULES = COMMAND_MODULES
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:

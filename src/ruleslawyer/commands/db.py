@@ -18,24 +18,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("query", nargs="+", help="words, \"a phrase\", or a prefix*")
     p.add_argument("--ruleset", help="mastery, mythras, darkmaster (or a house-rules ruleset)")
     p.add_argument("--limit", type=int, default=10, help="maximum hits (1-1000, default 10)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the hits (and hint) as JSON")
     p.set_defaults(func=_search)
 
     p = sub.add_parser("show", help="a rule by citation id, with its neighbours and breadcrumb")
     p.add_argument("id", help="citation id, e.g. mastery/combat/death/fighting-on#2")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the rule and its neighbours as JSON")
     p.set_defaults(func=_show)
 
     p = sub.add_parser("tables", help="list the tables (rollable ones show their die)")
-    p.add_argument("--ruleset")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--ruleset", help="only this ruleset's tables (mastery, mythras, darkmaster, ...)")
+    p.add_argument("--json", action="store_true", help="print the table list as JSON")
     p.set_defaults(func=_tables)
 
     p = sub.add_parser("table", help="print a table")
     p.add_argument("id", help="table id, e.g. mastery/combat/tables/trauma")
     fmt = p.add_mutually_exclusive_group()
-    fmt.add_argument("--csv", action="store_true")
-    fmt.add_argument("--json", action="store_true")
+    fmt.add_argument("--csv", action="store_true", help="print the rows as CSV (with a citation column)")
+    fmt.add_argument("--json", action="store_true", help="print columns and rows as JSON")
     p.set_defaults(func=_table)
 
     p = sub.add_parser("roll", help="roll on a rollable table")
@@ -43,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     how = p.add_mutually_exclusive_group()
     how.add_argument("--roll", type=int, help="use this die result instead of rolling")
     how.add_argument("--seed", type=int, help="seed the roll so it can be repeated")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the roll, the row and its citation as JSON")
     p.set_defaults(func=_roll)
 
 
