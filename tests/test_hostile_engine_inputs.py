@@ -45,6 +45,9 @@ CASES = [
 GARBAGE = [None, "x", "", -5, 0, 10**100, -(10**100), 1e308, math.nan, math.inf, True, 3.5, [], {}, [1, [2, {}]],
            {"a": {"b": None}}, "999999d999999"]
 
+#: One of each kind, for the fields an example leaves out.
+ABSENT_GARBAGE = [None, "x", -5, 10**100, math.nan, True, [], {}, [1, [2, {}]]]
+
 #: Top-level keys an input may (or may not) have, each given garbage as well.
 TOP_KEYS = ["rulings", "dice", "seed", "round", "side_roll", "startle_dc", "ambush_dc", "combatants",
             "attacker", "defender", "situation", "actions", "ap_per_round"]
@@ -72,8 +75,61 @@ def _set(obj, path, value):
     return obj
 
 
-def _variants(base: dict):
+def _mastery_schemas() -> dict[str, dict]:
+    """JSON-Schema-like ``properties`` trees for the Mastery inputs, from their dataclasses."""
+    from dataclasses import fields
+
+    from ruleslawyer.rulesets.mastery import Attack, Combatant, Situation
+
+    def props(cls, **nested):
+        return {"properties": {**{f.name: {} for f in fields(cls)}, **nested}}
+
+    combatant = props(Combatant, attack=props(Attack))
+    return {
+        "exchange mastery": {"properties": {"attacker": combatant, "defender": combatant,
+                                            "situation": props(Situation)}},
+        "sequence mastery": {"properties": {"combatants": {"items": {"properties": {
+            **{k: {} for k in ("name", "side", "unaware", "agility_tier", "perception_tier")},
+            "declaration": {"properties": {k: {} for k in ("weapon", "attack", "switch_to", "style_speed", "spell",
+                                                           "hold_to", "hold_trigger")}}}}}}},
+        "mastery-ap": {"properties": {"actions": {"items": {"properties": {
+            k: {} for k in ("adjust", "items", "use", "ap", "components")}}}}},
+    }
+
+
+def _schema_for(argv: list[str]) -> dict:
+    """The input schema of a command: its fields, so that fields absent from an example get garbage too."""
+    from ruleslawyer.rulesets.darkmaster.schema import SEQUENCE_SCHEMA
+    from ruleslawyer.rulesets.mythras.schema import EXCHANGE_SCHEMA, INITIATIVE_SCHEMA
+
+    return {"exchange mythras": EXCHANGE_SCHEMA, "initiative mythras": INITIATIVE_SCHEMA,
+            "sequence darkmaster": SEQUENCE_SCHEMA, **_mastery_schemas()}[" ".join(argv)]
+
+
+def _absent_fields(data, schema, path=()):
+    """(path, key) of every field the schema knows that ``data`` leaves out, at every depth."""
+    if isinstance(data, dict):
+        known = (schema or {}).get("properties", {})
+        for key in known:
+            if key not in data:
+                yield path, key
+        for key, value in data.items():
+            yield from _absent_fields(value, known.get(key), path + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _absent_fields(value, (schema or {}).get("items"), path + (i,))
+
+
+def _variants(base: dict, schema: dict | None = None):
     """Every garbage variant of ``base``: (description, data)."""
+    for path, key in _absent_fields(base, schema):
+        for g in ABSENT_GARBAGE:
+            d = copy.deepcopy(base)
+            o = d
+            for p in path:
+                o = o[p]
+            o[key] = copy.deepcopy(g)
+            yield f"{path}+{key}={g!r}", d
     for k in TOP_KEYS:
         for g in TOP_GARBAGE:
             d = copy.deepcopy(base)
@@ -131,7 +187,7 @@ def run_engine(argv: list[str], data, tmp_path: Path) -> None:
 def test_every_garbage_variant_of_an_example_resolves_or_names_the_field(argv, example, tmp_path, capsys):
     base = json.loads((EXAMPLES / example).read_text(encoding="utf-8"))
     failures = []
-    for what, data in _variants(base):
+    for what, data in _variants(base, _schema_for(argv)):
         try:
             run_engine(argv, data, tmp_path)
         except Exception as exc:  # noqa: BLE001 - collecting every escape
@@ -161,3 +217,39 @@ def test_random_json_anywhere_resolves_or_names_the_field(case, data, tmp_path):
         except (KeyError, IndexError, TypeError):
             pass  # an earlier replacement removed this path
     run_engine(argv, doc, tmp_path)
+
+
+def test_mastery_dataclasses_built_in_python_check_every_field():
+    """A notebook builds Combatant/Attack/Situation directly: every field's garbage is a RulesInputError
+    from the dataclass itself (or resolves), not a TypeError deep in the exchange."""
+    from dataclasses import fields
+
+    from ruleslawyer.rulesets.mastery import Attack, Combatant, MagicPortion, Situation, resolve_exchange
+
+    def fight(attacker_kw=None, attack_kw=None, defender_kw=None, situation_kw=None):
+        attack = Attack(**{"kind": "melee", "tier": 3, "weapon": 2, **(attack_kw or {})})
+        attacker = Combatant(**{"name": "A", "attack": attack, **(attacker_kw or {})})
+        defender = Combatant(**{"name": "D", "attack": attack, **(defender_kw or {})})
+        return resolve_exchange(attacker, defender, Situation(**{"counterattack": True, **(situation_kw or {})}),
+                                seed=1)
+
+    failures = []
+    cases = [("attack_kw", f.name) for f in fields(Attack)] + [("attacker_kw", f.name) for f in fields(Combatant)] \
+        + [("defender_kw", f.name) for f in fields(Combatant)] + [("situation_kw", f.name) for f in fields(Situation)]
+    for where, name in cases:
+        for g in GARBAGE + [[MagicPortion(2, "fire"), "x"]]:
+            try:
+                fight(**{where: {name: g}})
+            except RulesInputError:
+                pass
+            except Exception as exc:  # noqa: BLE001 - collecting every escape
+                failures.append(f"{where}.{name}={g!r}: {type(exc).__name__}: {exc}")
+    for g in GARBAGE:
+        for kw in ({"amount": g, "type": "fire"}, {"amount": 1, "type": g}):
+            try:
+                MagicPortion(**kw)
+            except RulesInputError:
+                pass
+            except Exception as exc:  # noqa: BLE001
+                failures.append(f"MagicPortion({kw!r}): {type(exc).__name__}: {exc}")
+    assert not failures, f"{len(failures)} escaped:\n" + "\n".join(failures[:20])

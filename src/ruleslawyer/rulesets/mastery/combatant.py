@@ -88,6 +88,11 @@ class MagicPortion:
     amount: int
     type: DamageType
 
+    def __post_init__(self) -> None:
+        if isinstance(self.amount, bool) or not isinstance(self.amount, int) or self.amount < 0:
+            raise RulesInputError("magic.amount", f"must be a whole number >= 0, got {self.amount!r}")
+        object.__setattr__(self, "type", parse_type(self.type, "magic.type"))
+
 
 @dataclass(frozen=True)
 class Attack:
@@ -127,6 +132,9 @@ class Attack:
             raise RulesInputError("attack.spanned", f"must be true or false, got {self.spanned!r}")
         if isinstance(self.modifiers, bool) or not isinstance(self.modifiers, int):
             raise RulesInputError("attack.modifiers", f"must be a whole number, got {self.modifiers!r}")
+        if not isinstance(self.magic, (tuple, list)) or not all(isinstance(m, MagicPortion) for m in self.magic):
+            raise RulesInputError("attack.magic", f"must be a list of magic portions {{amount, type}}, got {self.magic!r}")
+        object.__setattr__(self, "magic", tuple(self.magic))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], prefix: str = "attack.") -> Attack:
@@ -134,7 +142,10 @@ class Attack:
             raise RulesInputError(prefix.rstrip("."), "must be an object")
         _unknown(data, {f.name for f in fields(cls)}, prefix)
         magic = []
-        for i, m in enumerate(data.get("magic", ())):
+        portions = data.get("magic", ())
+        if not isinstance(portions, (list, tuple)):
+            raise RulesInputError(f"{prefix}magic", f"must be a list of {{amount, type}} objects, got {portions!r}")
+        for i, m in enumerate(portions):
             if not isinstance(m, Mapping):
                 raise RulesInputError(f"{prefix}magic[{i}]", "must be an object {amount, type}")
             magic.append(MagicPortion(_int(m, "amount", 0, f"{prefix}magic[{i}]."),
@@ -198,6 +209,19 @@ class Combatant:
             check_tier(getattr(self, k), p + k)
         if self.shield is not None and (isinstance(self.shield, bool) or not isinstance(self.shield, int) or self.shield < 0):
             raise RulesInputError(p + "shield", f"must be null (no shield) or a whole number >= 0, got {self.shield!r}")
+        if isinstance(self.defense_modifiers, bool) or not isinstance(self.defense_modifiers, int):
+            raise RulesInputError(p + "defense_modifiers", f"must be a whole number, got {self.defense_modifiers!r}")
+        for k in ("casting", "stabilized"):
+            if not isinstance(getattr(self, k), bool):
+                raise RulesInputError(p + k, f"must be true or false, got {getattr(self, k)!r}")
+        if self.dying_rounds is not None and (isinstance(self.dying_rounds, bool) or not isinstance(self.dying_rounds, int)
+                                              or self.dying_rounds < 0):
+            raise RulesInputError(p + "dying_rounds", f"must be null (not dying) or a whole number >= 0, "
+                                                      f"got {self.dying_rounds!r}")
+        if not isinstance(self.sheet, TraumaSheet):
+            raise RulesInputError(p + "sheet", f"must be a trauma sheet, got {self.sheet!r}")
+        if self.attack is not None and not isinstance(self.attack, Attack):
+            raise RulesInputError(p + "attack", f"must be an attack profile {{kind, tier, weapon, ...}}, got {self.attack!r}")
         object.__setattr__(self, "wielding", _enum(Wielding, self.wielding, p + "wielding"))
         object.__setattr__(self, "state", _enum(State, self.state, p + "state"))
         if self.health == 0 and self.state is State.STANDING:
@@ -232,7 +256,10 @@ class Combatant:
         kw = dict(data)
         kw["name"] = str(kw.get("name", name))
         if "sheet" in kw:
-            kw["sheet"] = TraumaSheet.from_dict(kw["sheet"])
+            try:
+                kw["sheet"] = TraumaSheet.from_dict(kw["sheet"])
+            except RulesInputError as e:
+                raise RulesInputError(f"{name}.{e.field}", e.message) from None
         if kw.get("attack") is not None:
             kw["attack"] = Attack.from_dict(kw["attack"], f"{name}.attack.")
         try:
