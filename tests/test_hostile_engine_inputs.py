@@ -253,3 +253,41 @@ def test_mastery_dataclasses_built_in_python_check_every_field():
             except Exception as exc:  # noqa: BLE001
                 failures.append(f"MagicPortion({kw!r}): {type(exc).__name__}: {exc}")
     assert not failures, f"{len(failures)} escaped:\n" + "\n".join(failures[:20])
+
+
+def test_mythras_and_darkmaster_dataclasses_built_in_python_check_every_field():
+    """The same for the Mythras exchange and initiative and the Darkmaster round, field by field."""
+    import dataclasses
+
+    from ruleslawyer.rulesets import darkmaster as D
+    from ruleslawyer.rulesets import mythras as Y
+
+    ex = Y.ExchangeInput.from_dict(json.loads((EXAMPLES / "mythras/broadsword-vs-dagger.json").read_text()))
+    seq = D.SequenceInput.from_dict(json.loads((EXAMPLES / "darkmaster/ambush-round.json").read_text()))
+    c0, a0 = seq.combatants[0], seq.combatants[0].actions[0]
+    ic = Y.InitiativeCombatant.from_dict({"name": "A", "initiative_modifier": 12}, "c")
+    r = dataclasses.replace
+    runs = []
+    for attr, cls in (("attacker", Y.Attacker), ("defender", Y.Defender)):
+        runs += [(f"{cls.__name__}.{f.name}", lambda g, f=f, attr=attr: Y.resolve_exchange(
+            r(ex, **{attr: r(getattr(ex, attr), **{f.name: g})}), seed=1)) for f in dataclasses.fields(cls)]
+    runs += [(f"Weapon.{f.name}", lambda g, f=f: Y.resolve_exchange(
+        r(ex, attacker=r(ex.attacker, weapon=r(ex.attacker.weapon, **{f.name: g}))), seed=1))
+        for f in dataclasses.fields(Y.Weapon)]
+    runs += [(f"InitiativeCombatant.{f.name}", lambda g, f=f: Y.roll_initiative(
+        [r(ic, **{f.name: g}), r(ic, name="B")], seed=1)) for f in dataclasses.fields(Y.InitiativeCombatant)]
+    runs += [(f"darkmaster Combatant.{f.name}", lambda g, f=f: D.sequence_round(
+        D.SequenceInput((r(c0, **{f.name: g}), *seq.combatants[1:])))) for f in dataclasses.fields(D.Combatant)]
+    runs += [(f"darkmaster Action.{f.name}", lambda g, f=f: D.sequence_round(D.SequenceInput(
+        (r(c0, actions=(r(a0, **{f.name: g}), *c0.actions[1:])), *seq.combatants[1:]))))
+        for f in dataclasses.fields(D.Action)]
+    failures = []
+    for what, run in runs:
+        for g in GARBAGE:
+            try:
+                run(g)
+            except RulesInputError:
+                pass
+            except Exception as exc:  # noqa: BLE001 - collecting every escape
+                failures.append(f"{what}={g!r}: {type(exc).__name__}: {exc}")
+    assert not failures, f"{len(failures)} escaped:\n" + "\n".join(failures[:20])

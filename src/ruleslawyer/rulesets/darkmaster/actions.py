@@ -163,6 +163,10 @@ class Combatant:
     parry: int = 0
     actions: tuple[Action, ...] = ()
 
+    def __post_init__(self) -> None:
+        if self.assessment is not None:
+            object.__setattr__(self, "assessment", _enum(Assessment, self.assessment, "assessment"))
+
     @classmethod
     def from_dict(cls, d: Mapping[str, Any], fld: str) -> Combatant:
         """Build from JSON (see ``ruleslawyer sequence darkmaster --schema``)."""
@@ -273,6 +277,8 @@ def check_input(combatants: Sequence[Combatant]) -> None:
         _int(c.caster_level, f"{f}.caster_level", 0)
         _int(c.spell_casting_bonus, f"{f}.spell_casting_bonus", -MAX_CMB, MAX_CMB)
         _int(c.parry, f"{f}.parry", 0)
+        if not isinstance(c.actions, (list, tuple)) or not all(isinstance(a, Action) for a in c.actions):
+            raise RulesInputError(f"{f}.actions", f"must be a list of actions, got {c.actions!r}")
         for j, a in enumerate(c.actions):
             af = f"{f}.actions[{j}]"
             _enum(ActionType, a.type, f"{af}.type")

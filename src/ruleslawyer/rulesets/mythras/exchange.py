@@ -59,6 +59,15 @@ class Defence(StrEnum):
     NONE = "none"
 
 
+def _names(obj: Any, keys: tuple[str, ...], who: str) -> None:
+    """Check that each of ``keys`` of a frozen dataclass is a list of names; store it as a tuple."""
+    for key in keys:
+        value = getattr(obj, key)
+        if isinstance(value, str) or not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise RulesInputError(f"{who}.{key}", f"must be a list of names, got {value!r}")
+        object.__setattr__(obj, key, tuple(value))
+
+
 def _pairs(value: Any, field: str, allow_int: bool = False) -> tuple[tuple[str, int], ...] | int:
     if allow_int and isinstance(value, int) and not isinstance(value, bool):
         if value < 0:
@@ -104,6 +113,8 @@ class Weapon:
     damage_modifier_applies: bool | None = None
 
     def __post_init__(self) -> None:
+        if isinstance(self.traits, str) or not isinstance(self.traits, (list, tuple, set, frozenset)):
+            raise RulesInputError("weapon.traits", f"traits must be a list, got {self.traits!r}")
         traits = frozenset(_enum(WeaponTrait, t, "weapon.traits") for t in self.traits)
         ranged = None if self.ranged is None else _enum(RangedKind, self.ranged, "weapon.ranged")
         if ranged is RangedKind.FIREARM:
@@ -163,6 +174,11 @@ class Attacker:
     effects: tuple[str, ...] = ()
     chosen_location: str | None = None
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.weapon, Weapon):
+            raise RulesInputError("attacker.weapon", f"must be a weapon {{name, damage, size, ...}}, got {self.weapon!r}")
+        _names(self, ("adjacent", "effects"), "attacker")
+
 
 @dataclass(frozen=True)
 class Defender:
@@ -200,6 +216,12 @@ class Defender:
     effects: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if self.weapon is not None and not isinstance(self.weapon, Weapon):
+            raise RulesInputError("defender.weapon", f"must be a weapon {{name, damage, size, ...}} or null, "
+                                                     f"got {self.weapon!r}")
+        if self.ward is not None and not isinstance(self.ward, Ward):
+            raise RulesInputError("defender.ward", f"must be a Ward Location {{locations, size}} or null, got {self.ward!r}")
+        _names(self, ("traits", "effects"), "defender")
         object.__setattr__(self, "defence", _enum(Defence, self.defence, "defender.defence"))
         object.__setattr__(self, "armour", _pairs(self.armour, "defender.armour"))
         object.__setattr__(self, "natural_armour", _pairs(self.natural_armour, "defender.natural_armour", True))
