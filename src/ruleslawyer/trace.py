@@ -512,6 +512,8 @@ def resolve_ruling(ruling_id: str, overrides: Mapping[str, str] | None = None) -
             message lists the allowed answers).
     """
     ruling = get_ruling(ruling_id)
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise RulingError("rulings", f"ruling overrides must be an object of ruling id -> answer, got {overrides!r}")
     if overrides is None or ruling_id not in overrides:
         return RulingUse(ruling_id, ruling.default)
     answer = overrides[ruling_id]

@@ -141,11 +141,13 @@ def _phase_count(phase: Phase, n: int) -> str:
 
 
 def _length_row(text: str) -> _tables.LengthRow:
-    t = text.strip().lower()
+    t = text.strip().lower() if isinstance(text, str) else None
     for row in _tables.lengths():
         if row.name.lower() == t or row.example.lower() == t:
             return row
-    raise LookupError(text)  # check_input has validated it
+    # check_input has validated an action's length; effective_length() is also public
+    raise RulesInputError("weapon_length", f"unknown weapon length {text!r}; allowed: "
+                                           + ", ".join(f"{r.name} ({r.example})" for r in _tables.lengths()))
 
 
 def effective_length(weapon_length: str, positional_bonus: bool = False, dashing: bool = False,
