@@ -51,3 +51,25 @@ def test_cli_mastery_move_with_a_huge_count_is_one_error_line(capsys):
     err = capsys.readouterr().err
     assert err.startswith("ruleslawyer: error: moves: must be at most 100") and err.count("\n") == 1
     assert time.perf_counter() - start < 2
+
+
+def test_thousands_of_combatants_sequence_quickly_and_a_repeated_name_is_named_not_listed_with_all():
+    from ruleslawyer.rulesets.darkmaster import SequenceInput, sequence_round
+    from ruleslawyer.rulesets.mastery import sequence_from_dict
+    from ruleslawyer.rulesets.mythras import InitiativeCombatant, roll_initiative
+
+    n = 3000
+    start = time.perf_counter()
+    mastery = [{"name": f"c{i}", "side": "pcs" if i % 2 else "enemies", "declaration": {"weapon": "dagger"}}
+               for i in range(n)]
+    assert len(sequence_from_dict({"combatants": mastery}, seed=1).combatants) == n
+    dm = [{"name": f"c{i}", "cmb": i % 100, "actions": [{"name": "Sword", "kind": "melee", "weapon_length": "Long"}]}
+          for i in range(n)]
+    sequence_round(SequenceInput.from_dict({"combatants": dm}))
+    roll_initiative([InitiativeCombatant.from_dict({"name": f"c{i}", "initiative_modifier": i % 20}, "c")
+                     for i in range(n)], seed=1)
+    assert time.perf_counter() - start < 20
+    # one name used twice among thousands: the error names it, and stays one short line
+    with pytest.raises(RulesInputError) as exc:
+        sequence_from_dict({"combatants": [*mastery, {"name": "c7", "side": "pcs"}]})
+    assert exc.value.field == "combatants" and "'c7'" in exc.value.message and len(str(exc.value)) < 200

@@ -319,7 +319,11 @@ def sequence_round(combatants: Sequence[RoundCombatant], *, round_number: int = 
         raise RulesInputError("combatants", "at least one combatant is needed")
     names = [c.name for c in combatants]
     if len(set(names)) != len(names):
-        raise RulesInputError("combatants", f"names must be unique, got {names}")
+        seen: set[str] = set()
+        repeated = sorted({n for n in names if n in seen or seen.add(n)})
+        raise RulesInputError("combatants", f"names must be unique; used more than once: "
+                                            f"{', '.join(map(repr, repeated[:10]))}"
+                                            + (f" and {len(repeated) - 10} more" if len(repeated) > 10 else ""))
     dice = dice or Dice(seed=seed, script=script)
     steps: list[Step] = []
     startles: list[StartleResult] = []
