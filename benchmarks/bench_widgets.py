@@ -1,7 +1,9 @@
 """Widget click-to-rendered latency in Chromium (Voila), against a plain ipywidgets Button -> Label update
 in the same page, clicked in turns.
 
-One Voila page holds three things: the Mastery exchange panel (scripted dice), the Trauma panel, and a
+Voila serves the page as ``make app`` does (the kit's kernel websocket connection with TCP_NODELAY,
+:mod:`ruleslawyer.widgets.serve`), then once more with the stock connection for comparison. The page
+holds three things: the Mastery exchange panel (scripted dice), the Trauma panel, and a
 plain ``ipywidgets.Button`` whose handler sets a ``Label``'s value. Each sample is timed in the page
 (``performance.now()`` from ``el.click()`` until a ``MutationObserver`` sees the awaited element):
 
@@ -143,23 +145,22 @@ def measure(page) -> dict[str, list[float]]:
     return out
 
 
-#: Voila started with TCP_NODELAY forced on every socket of its server (Tornado leaves Nagle's algorithm
-#: on for websockets unless the handler asks otherwise) — a diagnostic run, see notes.md.
-VOILA_NODELAY = ("import sys, tornado.iostream as s; f = s.IOStream.set_nodelay; "
-                 "s.IOStream.set_nodelay = lambda self, value: f(self, True); "
-                 "sys.argv[0] = 'voila'; from voila.app import main; sys.exit(main())")
-
-
 def _session(chromium, args, tmp: Path, env: dict, nb: Path, nodelay: bool) -> tuple[dict[str, list[float]], float]:
-    """Serve ``nb`` with Voila, open it in chromium, :func:`measure`; -> (samples, page load seconds)."""
+    """Serve ``nb`` with Voila, open it in chromium, :func:`measure`; -> (samples, page load seconds).
+
+    ``nodelay``: serve as ``make app`` does, with the kit's kernel websocket connection
+    (:data:`ruleslawyer.widgets.serve.CONNECTION_CLASS`, TCP_NODELAY); else the stock connection.
+    """
     from playwright.sync_api import sync_playwright
 
+    from ruleslawyer.widgets.serve import CONNECTION_CLASS
+
     port = _free_port()
-    log = tmp / f"voila{'-nodelay' if nodelay else ''}.log"
-    head = [sys.executable, "-c", VOILA_NODELAY] if nodelay else [sys.executable, "-m", "voila"]
+    log = tmp / f"voila{'-nodelay' if nodelay else '-stock'}.log"
+    extra = [f"--Voila.kernel_websocket_connection_class={CONNECTION_CLASS}"] if nodelay else []
     with open(log, "wb") as out:
-        voila = subprocess.Popen([*head, "--no-browser", "--Voila.ip=127.0.0.1", f"--Voila.port={port}",
-                                  "--Voila.port_retries=0", str(nb)],
+        voila = subprocess.Popen([sys.executable, "-m", "voila", "--no-browser", "--Voila.ip=127.0.0.1",
+                                  f"--Voila.port={port}", "--Voila.port_retries=0", *extra, str(nb)],
                                  cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         _wait_http(f"http://127.0.0.1:{port}/voila/static/", voila, log)
@@ -209,14 +210,15 @@ def run() -> list[Row]:
     subprocess.run([sys.executable, "-m", "ruleslawyer.cli", "build"], env=env, check=True, stdout=subprocess.DEVNULL)
     nb = _notebook(tmp)
     rows = []
-    for nodelay in (False, True):
+    for nodelay in (True, False):
         samples, load_s = _session(chromium, args, tmp, env, nb, nodelay)
         plain = statistics.median(samples["plain"])
-        where = "Voila with TCP_NODELAY forced on its server's sockets (diagnostic)" if nodelay else "Voila"
+        where = ("Voila as `make app` serves it (kernel websocket with TCP_NODELAY, ruleslawyer.widgets.serve)"
+                 if nodelay else "Voila with the stock kernel websocket (Nagle on; diagnostic)")
         note = (f"{where}, headless Debian chromium; medians of {len(samples['exchange'])} clicks after a "
                 f"warm-up click, in turns with {len(samples['plain'])} plain-button clicks; p90 {{p90:.0f}} ms; "
                 f"the page loaded in {load_s:.1f} s")
-        suffix = ", server TCP_NODELAY" if nodelay else ""
+        suffix = "" if nodelay else ", stock websocket"
         rows += [
             Row(f"Mastery exchange panel: click → outcome rendered (Chromium, Voila{suffix})",
                 statistics.median(samples["exchange"]), "ms", "plain ipywidgets Button → Label, same page", plain,
