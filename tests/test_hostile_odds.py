@@ -47,9 +47,6 @@ def test_rulings_that_are_not_an_object_name_the_field(odds, rulings):
     assert exc.value.field == "rulings"
 
 
-@pytest.mark.xfail(strict=True, reason="odds.core checks the tolerance range after Fraction(t): NaN raises "
-                                       "ValueError and inf OverflowError (a CLI traceback before commands.odds "
-                                       "checked it)")
 @pytest.mark.parametrize("tolerance", [math.nan, math.inf, -math.inf])
 @pytest.mark.parametrize("which", ["mastery", "mythras", "trauma"])
 def test_a_non_finite_tolerance_names_the_field(which, tolerance):
@@ -99,3 +96,14 @@ def test_a_huge_weapon_expression_is_blamed_on_the_weapon_not_on_scripted_dice()
         _within(10, lambda: mastery_exchange_odds(data))
     except RulesInputError as exc:
         assert exc.field.startswith("attacker.attack.weapon"), str(exc)
+
+
+@pytest.mark.parametrize("tolerance", [math.nan, math.inf])
+def test_the_other_odds_functions_refuse_a_non_finite_tolerance(tolerance):
+    from ruleslawyer.odds.mastery import startle_odds, tier_die_odds, trial_odds
+
+    for call in (lambda: tier_die_odds(3, tolerance=tolerance), lambda: trial_odds(3, 4, tolerance=tolerance),
+                 lambda: startle_odds(1, 1, tolerance=tolerance)):
+        with pytest.raises(RulesInputError) as exc:
+            call()
+        assert exc.value.field == "tolerance"

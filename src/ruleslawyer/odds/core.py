@@ -49,10 +49,14 @@ ZERO = Fraction(0)
 def check_tolerance(tolerance: object) -> Fraction:
     """Validate a tolerance (a probability from 0 to 1e-3) and return it as a Fraction.
 
+    Args:
+        tolerance: an int, float or Fraction from 0 to 0.001 (NaN and infinities are refused).
+
     Raises:
         RulesInputError: field ``tolerance``.
     """
-    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float, Fraction)):
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float, Fraction)) \
+            or (isinstance(tolerance, float) and not math.isfinite(tolerance)):
         raise RulesInputError("tolerance", f"must be a number from 0 to 0.001, got {tolerance!r}")
     t = Fraction(tolerance)
     if not 0 <= t <= Fraction(1, 1000):
