@@ -19,6 +19,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ruleslawyer.dice import MAX_DIE_SIDES
+
 from .paths import (DB_ENV, HOUSE_RULES_ENV, SCHEMA_FILE, SCHEMA_VERSION, SOURCES_DIR, SourcesError,
                     default_db_path, house_rules_dir, source_files, sources_digest)
 
@@ -367,8 +369,16 @@ def _parse_file(path: Path, name: str, house: bool, md, doc: _Doc) -> None:
                 table.columns = row_cells
                 m = _DICE_HEADER.match(row_cells[0].strip()) if row_cells else None
                 if m:
-                    table.dice = row_cells[0].strip()
-                    table.sides = int(m.group(2))
+                    count, sides = int(m.group(1) or 1), int(m.group(2))
+                    if count != 1 or not 1 <= sides <= MAX_DIE_SIDES:
+                        # a roll of several dice is not one face each, and a d0 or a d1000000000
+                        # cannot be rolled (nor its coverage checked face by face)
+                        doc.problems.append(
+                            f"{name}:{row_line}: rollable table {table.id}: the die {row_cells[0].strip()!r} "
+                            f"must be one die of 1 to {MAX_DIE_SIDES} sides, e.g. d6, 1d20, d100")
+                    else:
+                        table.dice = row_cells[0].strip()
+                        table.sides = sides
             else:
                 cells = row_cells + [""] * (len(table.columns) - len(row_cells))
                 body = " | ".join(c for c in cells if c)

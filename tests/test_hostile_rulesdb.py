@@ -31,6 +31,12 @@ BROKEN = {
     "second-h1": ((FRONT + "# House Rules\n\ntext\n\n# Again\n\nmore\n").encode(), 10, "second level-1 heading"),
     "table-short-of-its-die": ((FRONT + "# House Rules\n\n## Fumbles\n\n| d6 | Result |\n|---|---|\n"
                                 "| 1-3 | drop it |\n| 5 | trip |\n").encode(), 10, "does not cover 4, 6"),
+    "die-of-zero-sides": ((FRONT + "# House Rules\n\n## Fumbles\n\n| d0 | Result |\n|---|---|\n| 1 | drop it |\n"
+                           ).encode(), 10, "must be one die of 1 to 10000 sides"),
+    "die-of-a-billion-sides": ((FRONT + "# House Rules\n\n## Fumbles\n\n| d1000000000 | Result |\n|---|---|\n"
+                                "| 1-1000000000 | drop it |\n").encode(), 10, "must be one die of 1 to 10000 sides"),
+    "two-dice": ((FRONT + "# House Rules\n\n## Reactions\n\n| 2d6 | Result |\n|---|---|\n| 2-12 | hostile |\n"
+                  ).encode(), 10, "must be one die"),
     "link-to-nowhere": ((FRONT + "# House Rules\n\nSee [this](mastery/combat/no-such-section#9).\n").encode(), 8,
                         "does not exist"),
     "not-utf8": (FRONT.encode() + b"# House Rules\n\n\xff\xfe caf\xe9\n", 1, "not UTF-8"),
