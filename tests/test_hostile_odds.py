@@ -33,8 +33,6 @@ MELEE = _example("mastery/exchange-melee.json")
 SWORD = _example("mythras/broadsword-vs-dagger.json")
 
 
-@pytest.mark.xfail(strict=True, reason="odds.mastery/odds.mythras merge data['rulings'] / rulings= with dict.update "
-                                       "before checking they are objects: TypeError/ValueError, no field")
 @pytest.mark.parametrize("odds", [mastery_exchange_odds, mythras_exchange_odds])
 @pytest.mark.parametrize("rulings", ["x", 5, ["a"]])
 def test_rulings_that_are_not_an_object_name_the_field(odds, rulings):
@@ -96,6 +94,24 @@ def test_a_huge_weapon_expression_is_blamed_on_the_weapon_not_on_scripted_dice()
         _within(10, lambda: mastery_exchange_odds(data))
     except RulesInputError as exc:
         assert exc.field.startswith("attacker.attack.weapon"), str(exc)
+
+
+@pytest.mark.parametrize("odds", [mastery_exchange_odds, mythras_exchange_odds])
+@pytest.mark.parametrize("rulings", ["", [], 0])
+def test_empty_rulings_that_are_not_an_object_are_refused_too(odds, rulings):
+    data = copy.deepcopy(MELEE if odds is mastery_exchange_odds else SWORD)
+    with pytest.raises(RulesInputError) as exc:
+        odds({**data, "rulings": rulings})
+    assert exc.value.field == "rulings"
+
+
+def test_rulings_objects_still_merge_the_call_over_the_input():
+    # the input asks for cap 5, the call for cap 10: the call wins (the trace shows the cap used)
+    data = {**copy.deepcopy(MELEE), "rulings": {"mastery.explosion-cap": "5"}}
+    r = mastery_exchange_odds(data, rulings={"mastery.explosion-cap": "10"})
+    assert "mastery.explosion-cap" in r.trace.ruling_ids()
+    answers = {u.answer for s in r.trace.walk() for u in s.rulings if u.ruling_id == "mastery.explosion-cap"}
+    assert answers == {"10"}
 
 
 @pytest.mark.parametrize("tolerance", [math.nan, math.inf])

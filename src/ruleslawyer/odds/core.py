@@ -36,6 +36,7 @@ __all__ = [
     "dice_expr",
     "enumerate_engine",
     "check_tolerance",
+    "merge_rulings",
     "prob_to_float",
 ]
 
@@ -62,6 +63,30 @@ def check_tolerance(tolerance: object) -> Fraction:
     if not 0 <= t <= Fraction(1, 1000):
         raise RulesInputError("tolerance", f"must be a number from 0 to 0.001, got {tolerance!r}")
     return t
+
+
+def merge_rulings(*layers: object) -> dict[str, str]:
+    """Merge ruling-override layers (later layers win), each checked to be an object first.
+
+    Args:
+        layers: each ``None`` (no overrides) or a mapping of ruling id -> answer, e.g. an input's
+            ``"rulings"`` then the caller's ``rulings=``.
+
+    Returns:
+        One plain dict (ids and answers are checked by the ruleset's own ``check``).
+
+    Raises:
+        RulesInputError: field ``rulings``, when a layer is not an object (a string, number or list).
+    """
+    merged: dict[str, str] = {}
+    for layer in layers:
+        if layer is None:
+            continue
+        if not isinstance(layer, Mapping):
+            raise RulesInputError("rulings", "must be an object of ruling id -> answer "
+                                             f"(e.g. {{\"mastery.explosion-cap\": \"10\"}}), got {layer!r}")
+        merged.update(layer)
+    return merged
 
 
 def prob_to_float(p: Fraction) -> float:

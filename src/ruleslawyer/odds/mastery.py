@@ -28,7 +28,7 @@ from ruleslawyer.dice import Dice, parse_dice
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, TracedResult
 
-from .core import DEFAULT_TOLERANCE, Dist, check_tolerance, enumerate_engine, exploding
+from .core import DEFAULT_TOLERANCE, Dist, check_tolerance, enumerate_engine, exploding, merge_rulings
 
 __all__ = [
     "TierDieOdds", "TrialOdds", "StartleOdds", "MasteryExchangeOdds",
@@ -428,16 +428,15 @@ def mastery_exchange_odds(data: Mapping[str, Any] | None = None, *, attacker=Non
         RulesInputError: bad input, naming the field (as the exchange would).
     """
     tiers, exchange, combatant, damage, _, ids, R = _m()
-    merged: dict[str, str] = {}
+    layers: list[object] = []
     if data is not None:
         attacker, defender, situation = _parse(data)
-        merged.update(data.get("rulings") or {})
+        layers.append(data.get("rulings"))
         if "tolerance" in data:
             tolerance = data["tolerance"]
     if attacker is None or defender is None:
         raise RulesInputError("input", "give the exchange input, or attacker and defender")
-    merged.update(rulings or {})
-    rulings = R.check(merged)
+    rulings = R.check(merge_rulings(*layers, rulings))
     tol = check_tolerance(tolerance)
     sit = situation or exchange.Situation()
     counter = sit.counterattack

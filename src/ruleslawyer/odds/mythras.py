@@ -25,7 +25,7 @@ from ruleslawyer.dice import Dice, parse_dice
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, TracedResult, check_overrides, resolve_ruling
 
-from .core import DEFAULT_TOLERANCE, Dist, check_tolerance, dice_expr
+from .core import DEFAULT_TOLERANCE, Dist, check_tolerance, dice_expr, merge_rulings
 
 __all__ = ["MythrasExchangeOdds", "mythras_exchange_odds", "level_odds"]
 
@@ -137,18 +137,19 @@ def mythras_exchange_odds(data: Mapping[str, Any] | None = None, *, inp=None,
         RulesInputError: bad input, naming the field (as the exchange would).
     """
     _tables, dmg, ex, ids, levels, R, fx = _m()
-    overrides: dict[str, str] = {}
+    layers: list[object] = []
     if data is not None:
         if not isinstance(data, Mapping):
             raise RulesInputError("input", "the input must be a JSON object with 'attacker' and 'defender'")
+        layers.append(data.get("rulings"))
+        merge_rulings(*layers, rulings)  # both must be objects before the input is read
         body = {k: v for k, v in data.items() if k not in ("tolerance", "description")}
         inp = ex.ExchangeInput.from_dict(body)
-        overrides.update(data.get("rulings") or {})
         if "tolerance" in data:
             tolerance = data["tolerance"]
     if inp is None:
         raise RulesInputError("input", "give the exchange input")
-    overrides.update(rulings or {})
+    overrides = merge_rulings(*layers, rulings)
     check_overrides(overrides, "mythras")
     check_tolerance(tolerance)
     a, d = inp.attacker, inp.defender
