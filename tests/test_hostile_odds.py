@@ -1,8 +1,8 @@
 """Hostile input to the odds functions (``ruleslawyer.odds``), called directly from Python.
 
 The CLI guards ``odds`` against these (commands.odds checks the tolerance and the rulings before
-calling), but a notebook calls the functions themselves. Each failing case is marked xfail(strict)
-until ``ruleslawyer.odds`` validates it at its own boundary.
+calling), but a notebook calls the functions themselves; ``ruleslawyer.odds`` validates each case
+at its own boundary.
 """
 
 from __future__ import annotations
@@ -73,8 +73,6 @@ def _within(seconds: int, fn):
         signal.signal(signal.SIGALRM, old)
 
 
-@pytest.mark.xfail(strict=True, reason="odds.mastery convolves many-dice weapons without a bound: a crossbow "
-                                       "weapon of 100d100 runs for minutes (exchange mastery answers at once)")
 def test_many_weapon_dice_answer_quickly_or_are_refused():
     data = copy.deepcopy(MELEE)
     data["attacker"]["attack"]["weapon"] = "100d100"
@@ -84,9 +82,6 @@ def test_many_weapon_dice_answer_quickly_or_are_refused():
         assert exc.field.startswith("attacker.attack.weapon")
 
 
-@pytest.mark.xfail(strict=True, reason="odds.mastery probes the engine with scripted dice; 1000d10000 runs the "
-                                       "probe out and the error blames a scripted slot ('dice.attack ... ran out: "
-                                       "it had 200 faces') the user never scripted")
 def test_a_huge_weapon_expression_is_blamed_on_the_weapon_not_on_scripted_dice():
     data = copy.deepcopy(MELEE)
     data["attacker"]["attack"]["weapon"] = "1000d10000"
@@ -123,3 +118,48 @@ def test_the_other_odds_functions_refuse_a_non_finite_tolerance(tolerance):
         with pytest.raises(RulesInputError) as exc:
             call()
         assert exc.value.field == "tolerance"
+
+
+def test_exploding_support_counts_the_totals_exploding_builds():
+    from fractions import Fraction
+
+    from ruleslawyer.odds.core import exploding, exploding_support
+
+    for sides in (1, 2, 4, 10, 100):
+        for cap in (0, 3, 20):
+            for tol in (Fraction(0), Fraction(1, 10**12), Fraction(1, 1000)):
+                assert exploding_support(sides, cap, tol) == len(exploding(sides, cap, tol)[0])
+    # d4, cap 20, tolerance 1e-12: 4**-20 < 1e-12 < 4**-19, so chains of 20 maxima are cut off:
+    # depth 19 -> 20 levels x 3 non-maximum faces = 60 totals (no capped total)
+    assert exploding_support(4, 20, Fraction(1, 10**12)) == 60
+
+
+@pytest.mark.parametrize("weapon", ["5d100", "2d10000", "100d100"])
+def test_weapon_dice_past_the_bound_are_refused_at_once_naming_the_weapon(weapon):
+    data = copy.deepcopy(MELEE)
+    data["attacker"]["attack"]["weapon"] = weapon
+    with pytest.raises(RulesInputError) as exc:
+        _within(2, lambda: mastery_exchange_odds(data))
+    assert exc.value.field == "attacker.attack.weapon"
+    assert weapon in str(exc.value) and "5,000,000" in str(exc.value)
+
+
+def test_weapon_dice_within_the_bound_are_answered():
+    # 4d100 is inside the bound against a tier 3 attack (the module documents it)
+    data = copy.deepcopy(MELEE)
+    data["attacker"]["attack"]["weapon"] = "4d100"
+    r = _within(10, lambda: mastery_exchange_odds(data))
+    # the lowest attack total: the tier 3 d4 on 1 + four d100s on 1 = 5 (the example adds no other
+    # modifier to the attack)
+    assert min(r.attack_totals.outcomes()) == 5
+    assert r.p_hit > 0
+
+
+def test_many_one_sided_weapon_dice_do_not_run_the_probe_out():
+    # a d1 explodes on every roll up to the cap (mastery.explosion-cap, 20): each d1 is 21 faces,
+    # 21 in total; 10d1 rolls 210 faces (more than the probe used to script) and always adds 210
+    data = copy.deepcopy(MELEE)
+    data["attacker"]["attack"]["weapon"] = "10d1"
+    r = mastery_exchange_odds(data)
+    # lowest attack total: the tier 3 d4 on 1 + 210 = 211 (no other modifier in the example)
+    assert min(r.attack_totals.outcomes()) == 1 + 210

@@ -37,6 +37,7 @@ __all__ = [
     "enumerate_engine",
     "check_tolerance",
     "merge_rulings",
+    "exploding_support",
     "prob_to_float",
 ]
 
@@ -403,6 +404,23 @@ def exploding(sides: int, cap: int, tolerance: Fraction = DEFAULT_TOLERANCE) -> 
         capped = Fraction(1, den)
     d = Dist._raw(w, den)
     return d, ExplodingInfo(sides, cap, depth, capped, truncated)
+
+
+def exploding_support(sides: int, cap: int, tolerance: Fraction = DEFAULT_TOLERANCE) -> int:
+    """How many distinct totals :func:`exploding` gives for these arguments, without building it.
+
+    ``(depth + 1) * (sides - 1)`` totals below a chain's cut-off, plus the capped total when the
+    distribution follows the chain all the way to the engine's cap (``depth == cap``).
+    """
+    depth = cap
+    if sides > 1 and tolerance > 0:
+        k, pk, p1 = 1, Fraction(1, sides), Fraction(1, sides)
+        while k <= cap and pk > tolerance:
+            k += 1
+            pk *= p1
+        if k <= cap:
+            depth = k - 1
+    return (depth + 1) * (sides - 1) + (1 if depth == cap else 0)
 
 
 def dice_expr(expr, *, explode_cap: int | None = None, tolerance: Fraction = DEFAULT_TOLERANCE) -> Dist:

@@ -28,11 +28,13 @@ from ruleslawyer.dice import Dice, parse_dice
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, TracedResult
 
-from .core import DEFAULT_TOLERANCE, Dist, check_tolerance, enumerate_engine, exploding, merge_rulings
+from .core import (DEFAULT_TOLERANCE, Dist, check_tolerance, enumerate_engine, exploding, exploding_support,
+                   merge_rulings)
 
 __all__ = [
     "TierDieOdds", "TrialOdds", "StartleOdds", "MasteryExchangeOdds",
     "tier_die_odds", "trial_odds", "aiming_trial_odds", "startle_odds", "mastery_exchange_odds",
+    "MAX_WEAPON_WORK",
 ]
 
 
@@ -385,6 +387,53 @@ def _parse(data: Mapping[str, Any]):
     return attacker, defender, exchange.Situation(**sit_data)
 
 
+MAX_WEAPON_WORK = 5_000_000
+"""Most work the exact attack total may take: over the attack's dice in turn (the tier die, then each
+weapon die), the number of totals reached so far times the totals of the next die, added up.
+
+When damage is the attack minus the defense (``mastery.failed-defense-damage``), each pair of attack
+and defense totals counts as one step more.
+
+Exact enumeration grows with the square of the number of weapon dice and of their size: within the
+bound (at most a few seconds) are, at the default tolerance and a tier 3 attack, up to ``49d4``,
+``35d6``, ``25d10``, ``15d20``, ``4d100`` or ``1d10000``; more (``5d100``, ``2d10000``, ``100d100``)
+is refused with a :class:`RulesInputError` naming ``attacker.attack.weapon`` (a larger tolerance cuts
+off more chains and allows a little more). ``ruleslawyer exchange mastery`` rolls any weapon dice.
+"""
+
+
+def _check_weapon_work(wexpr, weapon: str, tier_sides: int, defense_sides: int | None, cap: int,
+                       tol: Fraction) -> None:
+    """Refuse weapon dice whose exact attack total would exceed :data:`MAX_WEAPON_WORK`.
+
+    Estimated before anything is rolled (the engine is never probed with such dice), from the
+    exact number of totals of each exploding die (:func:`~ruleslawyer.odds.core.exploding_support`,
+    at the smallest share of the tolerance a die can get), counting a sum's totals as the two
+    counts added less one (an estimate: measured, the allowed extremes take under 2 s).
+    ``defense_sides`` is given when damage is the
+    attack minus the defense (``mastery.failed-defense-damage``): every pair of attack and defense
+    totals is then sent through the damage rules, which counts as work too.
+    """
+    tol_each = tol / (wexpr.dice_count + 4)
+    running = exploding_support(tier_sides, cap, tol_each)
+    work = 0
+    sizes = [exploding_support(t.sides, cap, tol_each) for t in wexpr.dice]
+    steps = [(one, term.count) for one, term in zip(sizes, wexpr.dice)]
+    if defense_sides is not None:
+        steps.append((exploding_support(defense_sides, cap, tol_each), 1))
+    for one, count in steps:
+        for _ in range(count):
+            work += running * one
+            running += one - 1
+            if work > MAX_WEAPON_WORK:
+                raise RulesInputError(
+                    "attacker.attack.weapon",
+                    f"weapon dice {weapon!r} are too many or too large for exact odds: their exploding "
+                    f"totals would take more than {MAX_WEAPON_WORK:,} steps to enumerate; allowed are dice "
+                    "within that bound, e.g. 25d10, 15d20, 4d100 or 1d10000 against a tier 3 attack "
+                    "(ruleslawyer exchange mastery rolls any weapon dice)")
+
+
 class _Reached(BaseException):
     """The engine rolled a die outside the slots being enumerated."""
 
@@ -456,9 +505,13 @@ def mastery_exchange_odds(data: Mapping[str, Any] | None = None, *, attacker=Non
     w_faces = sum((1 if t.sides > 1 else cap + 1) * t.count for t in wexpr.dice) if wexpr else 0
     sa, _ = tiers.tier_die(atk.tier, rulings, "attack.tier")
     sd, _ = tiers.tier_die(defender.defense_tier, rulings, f"{defender.name}.defense_tier")
+    if wexpr is not None:
+        by_difference = R.ruling_use(R.FAILED_DEFENSE_DAMAGE, rulings).answer == "attack-minus-defense"
+        _check_weapon_work(wexpr, atk.weapon, sa, sd if by_difference else None, cap, tol)
 
     def probe(att: list[int], dfn: list[int]):
-        d = Dice(seed=0, script={"aim": [ps] * 100, "attack": att + [1] * 200, "defense": dfn + [1] * 200})
+        d = Dice(seed=0, script={"aim": [ps] * 100, "attack": att + [1] * (200 + w_faces),
+                                 "defense": dfn + [1] * 200})
         r = exchange.resolve_exchange(attacker, defender, sit, dice=d, rulings=rulings)
         return r, d
 
