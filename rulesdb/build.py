@@ -46,6 +46,7 @@ MARK_CHARS = "\ue000\ue001"
 _DICE_HEADER = re.compile(r"^(\d*)[dD](\d+)$")
 _RANGE = re.compile(r"^(\d+)(?:\s*[–—-]\s*(\d+))?$")
 _TABLE_DIRECTIVE = re.compile(r"^<!--\s*table:\s*([^\s>|]+)\s*(?:\|\s*([^>]*?)\s*)?-->$")
+_KINDS = ("chapter", "supplement", "house-rules")
 _SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
@@ -213,9 +214,17 @@ def _front_matter(raw: str, where: str, house: bool, doc: _Doc) -> dict | None:
             doc.problems.append(
                 f"{where}: front matter '{key}' must be a lowercase slug (a-z, 0-9, -), got {value!r}")
             return None
+    for key in ("title", "ruleset_title", "kind", "provenance"):
+        value = meta.get(key)
+        if key in meta and (isinstance(value, (dict, list, bool)) or (value is None and key != "provenance")):
+            doc.problems.append(f"{where}: front matter '{key}' must be text, got {value!r}")
+            return None
     meta.setdefault("ruleset_title", str(meta["ruleset"]).replace("-", " ").title())
     meta.setdefault("kind", "house-rules" if house else "chapter")
     meta.setdefault("provenance", "house rules" if house else "")
+    if meta["kind"] not in _KINDS:
+        doc.problems.append(f"{where}: front matter 'kind' must be one of {', '.join(_KINDS)}, got {meta['kind']!r}")
+        return None
     return meta
 
 
