@@ -410,9 +410,9 @@ def _check_weapon_work(wexpr, weapon: str, tier_sides: int, defense_sides: int |
     exact number of totals of each exploding die (:func:`~ruleslawyer.odds.core.exploding_support`,
     at the smallest share of the tolerance a die can get), counting a sum's totals as the two
     counts added less one (an estimate: measured, the allowed extremes take under 2 s).
-    ``defense_sides`` is given when damage is the
-    attack minus the defense (``mastery.failed-defense-damage``): every pair of attack and defense
-    totals is then sent through the damage rules, which counts as work too.
+    ``defense_sides`` is given when damage is the attack minus the defense
+    (``mastery.failed-defense-damage``): every pair of attack and defense totals is then sent
+    through the damage rules, which counts as work too.
     """
     tol_each = tol / (wexpr.dice_count + 4)
     running = exploding_support(tier_sides, cap, tol_each)
