@@ -171,3 +171,9 @@ def test_a_bug_is_still_one_line_and_exit_1(monkeypatch, capsys):
     monkeypatch.setenv("RULESLAWYER_DEBUG", "1")
     with pytest.raises(TypeError):
         cli.main(argv)
+
+
+def test_an_empty_ruleset_name_is_an_error_not_an_empty_listing(capsys):
+    assert main(["rulings", "--ruleset", ""]) == 1
+    err = capsys.readouterr().err
+    _one_error_line(err, "ruleset: no rulings for ''; rulesets with rulings: ")

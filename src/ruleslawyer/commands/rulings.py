@@ -34,7 +34,7 @@ def _rulings(args) -> int:
     from ruleslawyer.trace import all_rulings
 
     found = all_rulings(args.ruleset)
-    if args.ruleset and not found:
+    if args.ruleset is not None and not found:
         known = sorted({r.ruleset for r in all_rulings()})
         raise ValueError(f"ruleset: no rulings for {args.ruleset!r}; rulesets with rulings: {', '.join(known)}")
     if args.json:
