@@ -168,6 +168,9 @@ def test_a_bug_is_still_one_line_and_exit_1(monkeypatch, capsys):
     assert main(argv) == 1
     err = capsys.readouterr().err
     _one_error_line(err, "internal error (TypeError: unsupported operand")
+    assert main([*argv, "--json"]) == 1  # a --json caller gets the error as JSON on stdout too
+    out = capsys.readouterr().out
+    assert json.loads(out)["error"]["type"] == "TypeError"
     monkeypatch.setenv("RULESLAWYER_DEBUG", "1")
     with pytest.raises(TypeError):
         cli.main(argv)

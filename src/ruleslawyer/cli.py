@@ -114,6 +114,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         detail = " ".join(f"{exc.__class__.__name__}: {exc}".split())
         print(f"ruleslawyer: error: internal error ({detail}); please report it with the command that caused it "
               "(RULESLAWYER_DEBUG=1 shows the traceback)", file=sys.stderr)
+        if getattr(args, "json", False):
+            print_json({"error": {"type": exc.__class__.__name__, "message": f"internal error ({detail})",
+                                  "field": None}})
         return 1
 
 
