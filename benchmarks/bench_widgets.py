@@ -13,7 +13,7 @@ plain ``ipywidgets.Button`` whose handler sets a ``Label``'s value. Each sample 
 * trauma: click "Roll" until ``.rl-outcome[data-roll=N]`` shows, seeds alternating 1 (d100 18) and 7 (42);
 * reference: click the plain button until the label reads the next count.
 
-The browser settings (Debian chromium, its flags) come from ``tests/browser/harness.py``; every request
+The browser settings (Debian chromium, its flags) come from ``tests/browser/browserkit.py``; every request
 not to 127.0.0.1 is aborted. Without chromium or playwright the rows are skipped (no row, a message).
 """
 
@@ -68,8 +68,8 @@ display(w.HBox([plain, label]), exchange, trauma)""",
 
 
 def _browser_settings():
-    """CHROMIUM and CHROMIUM_ARGS of tests/browser/harness.py (loaded under another module name)."""
-    spec = importlib.util.spec_from_file_location("rl_browser_harness", ROOT / "tests" / "browser" / "harness.py")
+    """CHROMIUM and CHROMIUM_ARGS of tests/browser/browserkit.py (loaded under another module name)."""
+    spec = importlib.util.spec_from_file_location("rl_browser_harness", ROOT / "tests" / "browser" / "browserkit.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod.CHROMIUM, mod.CHROMIUM_ARGS

@@ -30,7 +30,7 @@ import pytest
 
 from ruleslawyer.widgets.serve import CONNECTION_CLASS  # noqa: E402 - as `make app` and `make lab` serve
 
-from harness import (ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, HOUSE_RULE, NOTEBOOKS,  # noqa: E402
+from browserkit import (ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, HOUSE_RULE, NOTEBOOKS,  # noqa: E402
                      STARTUP_TIMEOUT, require as _require)
 
 

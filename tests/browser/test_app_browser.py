@@ -7,7 +7,7 @@ import random
 import re
 import statistics
 
-from harness import ARTIFACTS, HOUSE_ID, HOUSE_RULE, XSS_MARK, shot
+from browserkit import ARTIFACTS, HOUSE_ID, HOUSE_RULE, XSS_MARK, shot
 
 FIGHTING_ON_2 = "mastery/combat/death/fighting-on#2"
 FIGHTING_ON_2_TEXT_START = "Any health damage you take results in a Trauma."  # checked against the db below

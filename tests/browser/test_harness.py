@@ -1,7 +1,7 @@
 """The harness itself: a missing browser skips locally and fails under CI=true."""
 
 import pytest
-from harness import require
+from browserkit import require
 
 
 def test_missing_browser_skips_locally(monkeypatch):
