@@ -7,13 +7,20 @@ citation id.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .dice import Dice
 from .errors import RulesInputError
 from .trace import Citation, Step, StepKind, TracedResult
 
-__all__ = ["RuleTable", "TableRow", "TableRoll", "roll_table"]
+__all__ = ["RuleTable", "TableRow", "TableRoll", "roll_table", "cached_table", "cached", "cell",
+           "clear_table_cache"]
+
+T = TypeVar("T")
+_CACHE: dict[tuple, object] = {}
 
 
 @dataclass(frozen=True)
@@ -130,3 +137,55 @@ def roll_table(table: RuleTable, *, roll: int | None = None, dice: Dice | None =
         children=[Step.of(StepKind.ROLL, how, value=face, cites=[table.section])],
     )
     return TableRoll(table.id, table.dice, face, row, table.columns, seed, trace)
+
+
+def _cache_key(name: str) -> tuple:
+    env = os.environ
+    return (name, env.get("RULESLAWYER_DB"), env.get("RULESLAWYER_HOUSE_RULES"))
+
+
+def cached_table(table_id: str) -> RuleTable:
+    """The rules-database table ``table_id``, loaded once per database (and house-rules folder).
+
+    The engines run on these tables; loading goes through :func:`ruleslawyer.rulesdb.load_table`,
+    imported here lazily so the core modules never import sqlite3 at module level.
+
+    Raises:
+        UnknownIdError: no table has that id.
+    """
+    key = _cache_key("table:" + table_id)
+    t = _CACHE.get(key)
+    if t is None:
+        from ruleslawyer.rulesdb import load_table  # lazy: the core must not import sqlite3
+
+        t = _CACHE[key] = load_table(table_id)
+    return t  # type: ignore[return-value]
+
+
+def cached(name: str, build: Callable[[], T]) -> T:
+    """``build()``, computed once per database (and house-rules folder) under ``name``.
+
+    For data an engine parses out of a cached table (rows as typed records, lookups by name).
+    """
+    key = _cache_key("derived:" + name)
+    if key not in _CACHE:
+        _CACHE[key] = build()
+    return _CACHE[key]  # type: ignore[return-value]
+
+
+def clear_table_cache() -> None:
+    """Forget every cached table and derived value (call after rebuilding the database)."""
+    _CACHE.clear()
+
+
+def cell(table: RuleTable, row: TableRow, column: str) -> str:
+    """The cell of ``row`` under the first header starting with ``column`` (case-insensitive).
+
+    Raises:
+        LookupError: the table has no such column.
+    """
+    want = column.lower()
+    for i, col in enumerate(table.columns):
+        if col.lower().startswith(want):
+            return row.cells[i].strip() if i < len(row.cells) else ""
+    raise LookupError(f"table {table.id} has no column {column!r}; columns: {', '.join(table.columns)}")

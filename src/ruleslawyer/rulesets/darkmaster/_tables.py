@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
-from ruleslawyer.tables import RuleTable, TableRow
+from ruleslawyer.tables import RuleTable, TableRow, cached, cached_table, cell, clear_table_cache
 
 __all__ = ["TABLE_IDS", "table", "clear_cache", "cell", "LengthRow", "PhaseRow", "lengths", "phases",
            "action_types"]
@@ -18,44 +17,18 @@ TABLE_IDS = {
     "open_ended": _S + "open-ended-d100",
 }
 
-_cache: dict[tuple, object] = {}
-
-
-def _key(name: str) -> tuple:
-    return (name, os.environ.get("RULESLAWYER_DB"), os.environ.get("RULESLAWYER_HOUSE_RULES"))
-
-
 def clear_cache() -> None:
     """Forget every loaded table (call after rebuilding the database)."""
-    _cache.clear()
+    clear_table_cache()
 
 
 def table(role: str) -> RuleTable:
-    """The table for ``role`` (a key of :data:`TABLE_IDS`)."""
-    key = _key(role)
-    t = _cache.get(key)
-    if t is None:
-        from ruleslawyer.rulesdb import load_table  # lazy
-
-        t = _cache[key] = load_table(TABLE_IDS[role])
-    return t  # type: ignore[return-value]
+    """The table for ``role`` (a key of :data:`TABLE_IDS`), loaded once per database."""
+    return cached_table(TABLE_IDS[role])
 
 
 def _memo(name: str, build):
-    key = _key("parsed:" + name)
-    v = _cache.get(key)
-    if v is None:
-        v = _cache[key] = build()
-    return v
-
-
-def cell(t: RuleTable, row: TableRow, column: str) -> str:
-    """The cell under the header starting with ``column`` (case-insensitive)."""
-    want = column.lower()
-    for i, col in enumerate(t.columns):
-        if col.lower().startswith(want):
-            return row.cells[i].strip() if i < len(row.cells) else ""
-    raise LookupError(f"table {t.id} has no column {column!r}; columns: {', '.join(t.columns)}")
+    return cached("darkmaster:" + name, build)
 
 
 @dataclass(frozen=True)

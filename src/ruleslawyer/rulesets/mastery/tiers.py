@@ -14,6 +14,7 @@ from typing import Any
 
 from ruleslawyer.dice import Dice
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.tables import cached_table, clear_table_cache
 from ruleslawyer.trace import Citation, Step, StepKind, TracedResult
 
 from . import ids
@@ -25,25 +26,14 @@ __all__ = ["MAX_TIER", "Edge", "TierRoll", "TrialResult", "tier_die", "roll_tier
 MAX_TIER = 10
 """Highest tier the engine accepts (input validation; tiers above 3 need the tier-die ruling)."""
 
-_TABLES: dict[tuple[str, str | None], Any] = {}
-
-
 def load_table(table_id: str):
-    """The db table ``table_id`` (cached per database path; see ruleslawyer.rulesdb.load_table)."""
-    import os
-
-    key = (table_id, os.environ.get("RULESLAWYER_DB"))
-    t = _TABLES.get(key)
-    if t is None:
-        from ruleslawyer.rulesdb import load_table as _load
-
-        t = _TABLES[key] = _load(table_id)
-    return t
+    """The db table ``table_id``, loaded once per database (:func:`ruleslawyer.tables.cached_table`)."""
+    return cached_table(table_id)
 
 
 def reset_table_cache() -> None:
     """Forget cached tables (call after rebuilding the database in the same process)."""
-    _TABLES.clear()
+    clear_table_cache()
 
 
 def check_tier(tier: object, field: str, *, allow_zero: bool = False) -> int:

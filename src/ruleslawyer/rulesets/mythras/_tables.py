@@ -7,12 +7,11 @@ and keeps the :class:`~ruleslawyer.tables.TableRow` so the engine cites the row 
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ruleslawyer.tables import RuleTable, TableRow
+from ruleslawyer.tables import RuleTable, TableRow, cached, cached_table, cell, clear_table_cache
 
 __all__ = [
     "TABLE_IDS", "table", "clear_cache", "cell", "LevelRow", "GradeRow", "SizeRow", "ParrySizeRow",
@@ -33,49 +32,18 @@ TABLE_IDS = {
 }
 """The supplement tables the engine runs on, by role."""
 
-_cache: dict[tuple, object] = {}
-
-
-def _key(name: str) -> tuple:
-    env = os.environ
-    return (name, env.get("RULESLAWYER_DB"), env.get("RULESLAWYER_HOUSE_RULES"))
-
-
 def clear_cache() -> None:
     """Forget every loaded table (call after rebuilding the database)."""
-    _cache.clear()
+    clear_table_cache()
 
 
 def table(role: str) -> RuleTable:
     """The table for ``role`` (a key of :data:`TABLE_IDS`), loaded once per database."""
-    key = _key(role)
-    t = _cache.get(key)
-    if t is None:
-        from ruleslawyer.rulesdb import load_table  # lazy: the core must not import sqlite3
-
-        t = _cache[key] = load_table(TABLE_IDS[role])
-    return t  # type: ignore[return-value]
+    return cached_table(TABLE_IDS[role])
 
 
 def _memo(name: str, build):
-    key = _key("parsed:" + name)
-    v = _cache.get(key)
-    if v is None:
-        v = _cache[key] = build()
-    return v
-
-
-def cell(t: RuleTable, row: TableRow, column: str) -> str:
-    """The cell of ``row`` under the header starting with ``column`` (case-insensitive).
-
-    Raises:
-        LookupError: the table has no such column.
-    """
-    want = column.lower()
-    for i, col in enumerate(t.columns):
-        if col.lower().startswith(want):
-            return row.cells[i].strip() if i < len(row.cells) else ""
-    raise LookupError(f"table {t.id} has no column {column!r}; columns: {', '.join(t.columns)}")
+    return cached("mythras:" + name, build)
 
 
 @dataclass(frozen=True)
