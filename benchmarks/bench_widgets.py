@@ -21,13 +21,10 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -67,33 +64,13 @@ display(w.HBox([plain, label]), exchange, trauma)""",
 ]
 
 
-def _browser_settings():
-    """CHROMIUM and CHROMIUM_ARGS of tests/browser/browserkit.py (loaded under another module name)."""
-    spec = importlib.util.spec_from_file_location("rl_browser_harness", ROOT / "tests" / "browser" / "browserkit.py")
+def _browserkit():
+    """tests/browser/browserkit.py (the browser tests' settings and server helpers), loaded under
+    another module name so it cannot shadow this folder's modules."""
+    spec = importlib.util.spec_from_file_location("rl_browserkit", ROOT / "tests" / "browser" / "browserkit.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    return mod.CHROMIUM, mod.CHROMIUM_ARGS
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_http(url: str, proc: subprocess.Popen, log: Path, timeout: float = 90.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"voila exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            urllib.request.urlopen(url, timeout=2).close()
-            return
-        except urllib.error.HTTPError:
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"{url} did not answer in {timeout:.0f} s:\n{log.read_text()[-3000:]}")
+    return mod
 
 
 def _notebook(folder: Path) -> Path:
@@ -155,7 +132,7 @@ def _session(chromium, args, tmp: Path, env: dict, nb: Path, nodelay: bool) -> t
 
     from ruleslawyer.widgets.serve import CONNECTION_CLASS
 
-    port = _free_port()
+    port = _browserkit().free_port()
     log = tmp / f"voila{'-nodelay' if nodelay else '-stock'}.log"
     extra = [f"--Voila.kernel_websocket_connection_class={CONNECTION_CLASS}"] if nodelay else []
     with open(log, "wb") as out:
@@ -163,7 +140,7 @@ def _session(chromium, args, tmp: Path, env: dict, nb: Path, nodelay: bool) -> t
                                   f"--Voila.port={port}", "--Voila.port_retries=0", *extra, str(nb)],
                                  cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
-        _wait_http(f"http://127.0.0.1:{port}/voila/static/", voila, log)
+        _browserkit().wait_http(f"http://127.0.0.1:{port}/voila/static/", voila, log, timeout=90.0)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=str(chromium), args=args, headless=True)
             try:
@@ -194,7 +171,8 @@ def _p90(xs: list[float]) -> float:
 
 
 def run() -> list[Row]:
-    chromium, args = _browser_settings()
+    kit = _browserkit()
+    chromium, args = kit.CHROMIUM, kit.CHROMIUM_ARGS
     try:
         import playwright  # noqa: F401
     except ImportError:

@@ -17,12 +17,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -31,7 +27,7 @@ import pytest
 from ruleslawyer.widgets.serve import CONNECTION_CLASS  # noqa: E402 - as `make app` and `make lab` serve
 
 from browserkit import (ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, HOUSE_RULE, NOTEBOOKS,  # noqa: E402
-                     STARTUP_TIMEOUT, require as _require)
+                     free_port, require as _require, wait_http)
 
 
 @pytest.fixture(scope="session")
@@ -43,28 +39,6 @@ def chromium_path() -> str:
     except ImportError:
         _require("the playwright package (pip install -e '.[test]')")
     return str(CHROMIUM)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_http(url: str, proc: subprocess.Popen, log: Path, timeout: float = STARTUP_TIMEOUT) -> None:
-    """Poll ``url`` until it answers with any HTTP status (the server is up)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            urllib.request.urlopen(url, timeout=2).close()
-            return
-        except urllib.error.HTTPError:
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"{url} did not answer in {timeout:.0f} s:\n{log.read_text()[-3000:]}")
 
 
 @pytest.fixture(scope="session")
