@@ -10,10 +10,10 @@ NODELAY := ruleslawyer.widgets.serve.NoDelayKernelConnection
 
 .PHONY: lab app test bench db browser clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[lab,test]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[lab]' --group test
 	@touch $(STAMP)
 
 ## db: build the rules database (also built on first use)

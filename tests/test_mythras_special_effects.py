@@ -40,7 +40,9 @@ def test_weapons_cell(text, traits, ok):
 
 
 def test_weapons_cell_with_an_unknown_kind_is_a_data_error():
-    with pytest.raises(LookupError):
+    from ruleslawyer.errors import RulesDataError
+
+    with pytest.raises(RulesDataError):
         weapons_allow("serrated weapons", {W.CUTTING})
 
 

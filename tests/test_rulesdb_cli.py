@@ -134,16 +134,14 @@ def test_plain_pip_install_works_from_any_folder(tmp_path):
     assert out.stdout.strip().startswith("mastery/combat/death/fighting-on")
     # Every module and data file of the source tree made it into the installed package.
     installed = target / "ruleslawyer"
-    trees = {ROOT / "src" / "ruleslawyer": installed, ROOT / "rulesdb": installed / "rulesdb",
-             ROOT / "widgets": installed / "widgets"}
+    trees = {ROOT / "src" / "ruleslawyer": installed, ROOT / "rulesdb": installed / "rulesdata",
+             ROOT / "widgets": installed / "assets"}
     missing = []
     for src, dst in trees.items():
         for f in src.rglob("*"):
             if f.suffix in {".py", ".md", ".json", ".css", ".sql"} and "__pycache__" not in f.parts \
                     and f.name != "README.md":
                 rel = f.relative_to(src)
-                if src == ROOT / "src" / "ruleslawyer" and rel.parts[0] in {"rulesdb", "widgets"}:
-                    continue
                 if not (dst / rel).exists():
                     missing.append(str(f.relative_to(ROOT)))
     assert missing == [], f"not shipped by `pip install .`: {missing}"

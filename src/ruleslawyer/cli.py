@@ -14,6 +14,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from ruleslawyer.errors import RulesError, SourcesError
+
 __all__ = ["main", "build_parser", "print_json", "COMMAND_MODULES", "SOLE_MODULE"]
 
 #: Modules of ruleslawyer.commands, in the order their subcommands appear in --help.
@@ -82,42 +84,50 @@ def main(argv: Sequence[str] | None = None) -> int:
     name = _command_name(argv)
     parser = build_parser((SOLE_MODULE[name],) if name in SOLE_MODULE else COMMAND_MODULES)
     args = parser.parse_args(argv)
-    if args.house_rules:
-        import os
-        os.environ["RULESLAWYER_HOUSE_RULES"] = args.house_rules
-    if args.db:
-        import os
-        os.environ["RULESLAWYER_DB"] = args.db
     import warnings
 
     warnings.showwarning = _show_warning
     try:
+        from ruleslawyer.rulesdb.handle import open_rules
+
+        args.rules = open_rules(args.db, args.house_rules)
         return int(args.func(args) or 0)
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
         return 130
-    except (ValueError, LookupError, OSError) as exc:
-        message = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
-        message = message.strip() or exc.__class__.__name__
-        if exc.__class__.__name__ != "BuildError":  # a build error lists one file:line per line
-            message = " ".join(message.split())
-        print(f"ruleslawyer: error: {message}", file=sys.stderr)
-        if getattr(args, "json", False):  # a --json caller gets the error as JSON on stdout too
-            print_json({"error": {"type": exc.__class__.__name__, "message": message,
-                                  "field": getattr(exc, "field", None)}})
-        return 1
+    except RulesError as exc:
+        return _report(args, exc, internal=False)
     except Exception as exc:  # a bug in the kit: still one line, never a traceback
-        import os
-        if os.environ.get("RULESLAWYER_DEBUG"):
+        if _debug():
             raise
+        return _report(args, exc, internal=True)
+
+
+def _debug() -> bool:
+    import os
+
+    return bool(os.environ.get("RULESLAWYER_DEBUG"))
+
+
+def _report(args, exc: BaseException, *, internal: bool) -> int:
+    """Print ``exc`` as one ``ruleslawyer: error:`` line (and as JSON under ``--json``); exit status 1.
+
+    Errors of the kit's tree (:class:`~ruleslawyer.errors.RulesError`) are the user's to fix and are
+    shown as they are; anything else is a bug, shown as an internal error with a hint to report it.
+    """
+    message = str(exc).strip() or exc.__class__.__name__
+    if not isinstance(exc, SourcesError):  # a build error lists one file:line per line
+        message = " ".join(message.split())
+    if internal:
         detail = " ".join(f"{exc.__class__.__name__}: {exc}".split())
-        print(f"ruleslawyer: error: internal error ({detail}); please report it with the command that caused it "
-              "(RULESLAWYER_DEBUG=1 shows the traceback)", file=sys.stderr)
-        if getattr(args, "json", False):
-            print_json({"error": {"type": exc.__class__.__name__, "message": f"internal error ({detail})",
-                                  "field": None}})
-        return 1
+        message = (f"internal error ({detail}); please report it with the command that caused it "
+                   "(RULESLAWYER_DEBUG=1 shows the traceback)")
+    print(f"ruleslawyer: error: {message}", file=sys.stderr)
+    if getattr(args, "json", False):  # a --json caller gets the error as JSON on stdout too
+        print_json({"error": {"type": exc.__class__.__name__, "message": message,
+                              "field": getattr(exc, "field", None), "internal": internal}})
+    return 1
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:

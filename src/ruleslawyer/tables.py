@@ -1,26 +1,19 @@
 """Rule tables as data, and rolling on a rollable one.
 
-A :class:`RuleTable` is loaded from the rules database (``ruleslawyer.rulesdb.load_table``); this
-module only looks rows up and rolls, so every roll lands on the row the book prints, with that row's
+A :class:`RuleTable` is loaded from the rules database through a rules handle
+(``Rules.table(table_id)``, cached on the handle); this module only looks rows up and rolls, so every roll lands on the row the book prints, with that row's
 citation id.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
 
 from .dice import Dice
-from .errors import RulesInputError
+from .errors import RulesDataError, RulesInputError
 from .trace import Citation, Step, StepKind, TracedResult
 
-__all__ = ["RuleTable", "TableRow", "TableRoll", "roll_table", "cached_table", "cached", "cell",
-           "clear_table_cache"]
-
-T = TypeVar("T")
-_CACHE: dict[tuple, object] = {}
+__all__ = ["RuleTable", "TableRow", "TableRoll", "roll_table", "cell"]
 
 
 @dataclass(frozen=True)
@@ -139,53 +132,14 @@ def roll_table(table: RuleTable, *, roll: int | None = None, dice: Dice | None =
     return TableRoll(table.id, table.dice, face, row, table.columns, seed, trace)
 
 
-def _cache_key(name: str) -> tuple:
-    env = os.environ
-    return (name, env.get("RULESLAWYER_DB"), env.get("RULESLAWYER_HOUSE_RULES"))
-
-
-def cached_table(table_id: str) -> RuleTable:
-    """The rules-database table ``table_id``, loaded once per database (and house-rules folder).
-
-    The engines run on these tables; loading goes through :func:`ruleslawyer.rulesdb.load_table`,
-    imported here lazily so the core modules never import sqlite3 at module level.
-
-    Raises:
-        UnknownIdError: no table has that id.
-    """
-    key = _cache_key("table:" + table_id)
-    t = _CACHE.get(key)
-    if t is None:
-        from ruleslawyer.rulesdb import load_table  # lazy: the core must not import sqlite3
-
-        t = _CACHE[key] = load_table(table_id)
-    return t  # type: ignore[return-value]
-
-
-def cached(name: str, build: Callable[[], T]) -> T:
-    """``build()``, computed once per database (and house-rules folder) under ``name``.
-
-    For data an engine parses out of a cached table (rows as typed records, lookups by name).
-    """
-    key = _cache_key("derived:" + name)
-    if key not in _CACHE:
-        _CACHE[key] = build()
-    return _CACHE[key]  # type: ignore[return-value]
-
-
-def clear_table_cache() -> None:
-    """Forget every cached table and derived value (call after rebuilding the database)."""
-    _CACHE.clear()
-
-
 def cell(table: RuleTable, row: TableRow, column: str) -> str:
     """The cell of ``row`` under the first header starting with ``column`` (case-insensitive).
 
     Raises:
-        LookupError: the table has no such column.
+        RulesDataError: the table has no such column (the database is not the one the engine expects).
     """
     want = column.lower()
     for i, col in enumerate(table.columns):
         if col.lower().startswith(want):
             return row.cells[i].strip() if i < len(row.cells) else ""
-    raise LookupError(f"table {table.id} has no column {column!r}; columns: {', '.join(table.columns)}")
+    raise RulesDataError(f"table {table.id} has no column {column!r}; columns: {', '.join(table.columns)}")

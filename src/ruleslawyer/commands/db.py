@@ -56,10 +56,12 @@ def _plain_snippet(snippet: str) -> str:
 
 
 def _build(args) -> int:
-    from ruleslawyer.rulesdb import build, reset_cache
+    from ruleslawyer.rulesdb import build
 
-    report = build(args.out)
-    reset_cache()
+    if args.out:
+        report = build(args.out, args.rules.house_rules)
+    else:
+        report = args.rules.rebuild()
     if args.json:
         from ruleslawyer.cli import print_json
         print_json({"path": str(report.path), "files": report.files, "sections": report.sections,
@@ -74,7 +76,7 @@ def _build(args) -> int:
 def _search(args) -> int:
     from ruleslawyer.rulesdb import search
 
-    results = search(" ".join(args.query), ruleset=args.ruleset, limit=args.limit)
+    results = search(" ".join(args.query), ruleset=args.ruleset, limit=args.limit, rules=args.rules)
     if args.json:
         from ruleslawyer.cli import print_json
         print_json(results)
@@ -93,7 +95,7 @@ def _search(args) -> int:
 def _show(args) -> int:
     from ruleslawyer.rulesdb import context
 
-    ctx = context(args.id)
+    ctx = context(args.id, rules=args.rules)
     if args.json:
         from ruleslawyer.cli import print_json
         print_json(ctx)
@@ -112,7 +114,7 @@ def _show(args) -> int:
 def _tables(args) -> int:
     from ruleslawyer.rulesdb import list_tables
 
-    tables = list_tables(args.ruleset)
+    tables = list_tables(args.ruleset, rules=args.rules)
     if args.json:
         from ruleslawyer.cli import print_json
         print_json([t.to_dict() for t in tables])
@@ -127,7 +129,7 @@ def _tables(args) -> int:
 def _table(args) -> int:
     from ruleslawyer.rulesdb import table
 
-    frame = table(args.id)
+    frame = table(args.id, rules=args.rules)
     if args.csv:
         frame.to_csv(sys.stdout, index=False)
     elif args.json:
@@ -143,7 +145,7 @@ def _table(args) -> int:
 def _roll(args) -> int:
     from ruleslawyer.rulesdb import roll
 
-    result = roll(args.id, roll=args.roll, seed=args.seed)
+    result = roll(args.id, roll=args.roll, seed=args.seed, rules=args.rules)
     if args.json:
         from ruleslawyer.cli import print_json
         print_json(result)

@@ -16,6 +16,8 @@ of ``COMMAND_MODULES`` does not matter. Common options for every subcommand: ``-
 
 from __future__ import annotations
 
+from ruleslawyer.errors import RulesInputError
+
 import argparse
 from collections.abc import Callable, Iterator
 
@@ -73,7 +75,7 @@ def add_option(command: str, *flags: str, **kwargs) -> None:
         ValueError: unknown command.
     """
     if command not in COMMANDS:
-        raise ValueError(f"command: unknown engine command {command!r}; allowed: {', '.join(COMMANDS)}")
+        raise RulesInputError("command", f"unknown engine command {command!r}; allowed: {', '.join(COMMANDS)}")
     _EXTRA.append((command, flags, kwargs))
     if command in _PARSERS:
         _apply(_PARSERS[command], flags, kwargs)
@@ -131,7 +133,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     handler = HANDLERS.get((args.command, args.ruleset))
     if handler is None:
         allowed = ", ".join(rulesets_for(args.command)) or "none registered"
-        raise ValueError(f"ruleset: no {args.command} engine for {args.ruleset!r}; allowed: {allowed}")
+        raise RulesInputError("ruleset", f"no {args.command} engine for {args.ruleset!r}; allowed: {allowed}")
     return int(handler(args) or 0)
 
 

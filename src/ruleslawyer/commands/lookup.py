@@ -41,7 +41,7 @@ def _compare(args) -> int:
             for c in items:
                 print(f"{c['id']:<18} {c['title']}  (also: {', '.join(c['aliases'])})")
         return 0
-    result = compare(" ".join(args.concept))
+    result = compare(" ".join(args.concept), rules=args.rules)
     if args.json:
         from ruleslawyer.cli import print_json
         print_json(result)
@@ -59,7 +59,7 @@ def _compare(args) -> int:
 def _define(args) -> int:
     from ruleslawyer.rulesdb.glossary import define
 
-    result = define(" ".join(args.term), ruleset=args.ruleset)
+    result = define(" ".join(args.term), ruleset=args.ruleset, rules=args.rules)
     if args.json:
         from ruleslawyer.cli import print_json
         print_json(result)
@@ -78,7 +78,7 @@ def _define(args) -> int:
 def _audit(args) -> int:
     from ruleslawyer.rulesdb.audit import audit
 
-    report = audit(args.ruleset, include_supplements=args.supplements)
+    report = audit(args.ruleset, include_supplements=args.supplements, rules=args.rules)
     if args.json:
         from ruleslawyer.cli import print_json
         print_json(report)

@@ -6,6 +6,8 @@ standard library and the engines registry.
 
 from __future__ import annotations
 
+from ruleslawyer.errors import RulesInputError
+
 import argparse
 
 from ruleslawyer.commands import engines
@@ -21,7 +23,7 @@ def load_input(path: str | None) -> dict:
     """
     data = engines.read_json(path)
     if not isinstance(data, dict):
-        raise ValueError("input: the input must be a JSON object")
+        raise RulesInputError("input", "the input must be a JSON object")
     return data
 
 

@@ -8,6 +8,8 @@ imports only the standard library.
 
 from __future__ import annotations
 
+from ruleslawyer.errors import RulesInputError
+
 import argparse
 import sys
 
@@ -34,7 +36,7 @@ ODDS_SCHEMA = {
 def _load(path: str | None) -> dict:
     data = engines.read_json(path)
     if not isinstance(data, dict):
-        raise ValueError("input: must be a JSON object")
+        raise RulesInputError("input", "must be a JSON object")
     return data
 
 
@@ -122,7 +124,7 @@ def _mythras(args) -> int:
         print_json(ODDS_SCHEMA)
         return 0
     if getattr(args, "trauma", False):
-        raise ValueError("trauma: --trauma is Mastery-only (the Mastery Trauma table); "
+        raise RulesInputError("trauma", "--trauma is Mastery-only (the Mastery Trauma table); "
                          "use `ruleslawyer odds mastery --trauma`, or `odds mythras --input FILE.json`")
     from ruleslawyer.odds.mythras import mythras_exchange_odds
 

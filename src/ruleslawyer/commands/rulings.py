@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ruleslawyer.errors import RulesInputError
+
 import argparse
 import importlib
 
@@ -36,7 +38,7 @@ def _rulings(args) -> int:
     found = all_rulings(args.ruleset)
     if args.ruleset is not None and not found:
         known = sorted({r.ruleset for r in all_rulings()})
-        raise ValueError(f"ruleset: no rulings for {args.ruleset!r}; rulesets with rulings: {', '.join(known)}")
+        raise RulesInputError("ruleset", f"no rulings for {args.ruleset!r}; rulesets with rulings: {', '.join(known)}")
     if args.json:
         from ruleslawyer.cli import print_json
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ruleslawyer.tables import RuleTable, TableRow, cached, cached_table, cell, clear_table_cache
+from ruleslawyer.rulesdb.handle import Rules, resolve_rules
+from ruleslawyer.tables import RuleTable, TableRow, cell
 
 __all__ = ["TABLE_IDS", "table", "clear_cache", "cell", "LengthRow", "PhaseRow", "lengths", "phases",
            "action_types"]
@@ -17,18 +18,18 @@ TABLE_IDS = {
     "open_ended": _S + "open-ended-d100",
 }
 
-def clear_cache() -> None:
-    """Forget every loaded table (call after rebuilding the database)."""
-    clear_table_cache()
+def clear_cache(rules: Rules | None = None) -> None:
+    """Forget the loaded tables of ``rules`` (default database), e.g. after rebuilding it."""
+    resolve_rules(rules).reset()
 
 
-def table(role: str) -> RuleTable:
+def table(role: str, rules: Rules | None = None) -> RuleTable:
     """The table for ``role`` (a key of :data:`TABLE_IDS`), loaded once per database."""
-    return cached_table(TABLE_IDS[role])
+    return resolve_rules(rules).table(TABLE_IDS[role])
 
 
-def _memo(name: str, build):
-    return cached("darkmaster:" + name, build)
+def _memo(name: str, build, rules: Rules | None = None):
+    return resolve_rules(rules).cached("darkmaster:" + name, build)
 
 
 @dataclass(frozen=True)
@@ -46,27 +47,27 @@ class PhaseRow:
     row: TableRow
 
 
-def lengths() -> list[LengthRow]:
+def lengths(rules: Rules | None = None) -> list[LengthRow]:
     """The melee weapon lengths, shortest first (``weapon-length``)."""
     def build():
-        t = table("length")
+        t = table("length", rules)
         rows = [LengthRow(int(cell(t, r, "Step")), cell(t, r, "Length"), cell(t, r, "Example"), r) for r in t.rows]
         return sorted(rows, key=lambda x: x.step)
-    return _memo("lengths", build)
+    return _memo("lengths", build, rules)
 
 
-def phases() -> list[PhaseRow]:
+def phases(rules: Rules | None = None) -> list[PhaseRow]:
     """The nine TRS phases in order (``trs-phases``)."""
     def build():
-        t = table("phases")
+        t = table("phases", rules)
         return sorted((PhaseRow(int(cell(t, r, "Order")), cell(t, r, "Phase"), r) for r in t.rows),
                       key=lambda p: p.order)
-    return _memo("phases", build)
+    return _memo("phases", build, rules)
 
 
-def action_types() -> dict[str, TableRow]:
+def action_types(rules: Rules | None = None) -> dict[str, TableRow]:
     """Action type name (Full, Half, Free) -> its ``action-types`` row."""
     def build():
-        t = table("action_types")
+        t = table("action_types", rules)
         return {cell(t, r, "Type"): r for r in t.rows}
-    return _memo("action_types", build)
+    return _memo("action_types", build, rules)

@@ -8,6 +8,8 @@ Phases with nothing to resolve are skipped.
 
 from __future__ import annotations
 
+from ruleslawyer.errors import RulesDataError
+
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -304,7 +306,7 @@ def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: 
     for phase in Phase:
         prow = phase_rows.get(phase.value)
         if prow is None:
-            raise LookupError(f"trs-phases has no row {phase.value!r}")
+            raise RulesDataError(f"trs-phases has no row {phase.value!r}")
         placements: list[Placement] = []
         extra_uses: list[RulingUse] = []
         if phase is Phase.ASSESSMENT:

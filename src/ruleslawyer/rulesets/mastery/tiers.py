@@ -14,7 +14,7 @@ from typing import Any
 
 from ruleslawyer.dice import Dice
 from ruleslawyer.errors import RulesInputError
-from ruleslawyer.tables import cached_table, clear_table_cache
+from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, Step, StepKind, TracedResult
 
 from . import ids
@@ -26,14 +26,14 @@ __all__ = ["MAX_TIER", "Edge", "TierRoll", "TrialResult", "tier_die", "roll_tier
 MAX_TIER = 10
 """Highest tier the engine accepts (input validation; tiers above 3 need the tier-die ruling)."""
 
-def load_table(table_id: str):
-    """The db table ``table_id``, loaded once per database (:func:`ruleslawyer.tables.cached_table`)."""
-    return cached_table(table_id)
+def load_table(table_id: str, rules: Rules | None = None):
+    """The db table ``table_id`` of ``rules`` (default database), loaded once per handle."""
+    return resolve_rules(rules).table(table_id)
 
 
-def reset_table_cache() -> None:
-    """Forget cached tables (call after rebuilding the database in the same process)."""
-    clear_table_cache()
+def reset_table_cache(rules: Rules | None = None) -> None:
+    """Forget the cached tables of ``rules`` (default database), e.g. after rebuilding it."""
+    resolve_rules(rules).reset()
 
 
 def check_tier(tier: object, field: str, *, allow_zero: bool = False) -> int:

@@ -7,11 +7,14 @@ and keeps the :class:`~ruleslawyer.tables.TableRow` so the engine cites the row 
 
 from __future__ import annotations
 
+from ruleslawyer.errors import RulesDataError
+
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ruleslawyer.tables import RuleTable, TableRow, cached, cached_table, cell, clear_table_cache
+from ruleslawyer.rulesdb.handle import Rules, resolve_rules
+from ruleslawyer.tables import RuleTable, TableRow, cell
 
 __all__ = [
     "TABLE_IDS", "table", "clear_cache", "cell", "LevelRow", "GradeRow", "SizeRow", "ParrySizeRow",
@@ -32,18 +35,18 @@ TABLE_IDS = {
 }
 """The supplement tables the engine runs on, by role."""
 
-def clear_cache() -> None:
-    """Forget every loaded table (call after rebuilding the database)."""
-    clear_table_cache()
+def clear_cache(rules: Rules | None = None) -> None:
+    """Forget the loaded tables of ``rules`` (default database), e.g. after rebuilding it."""
+    resolve_rules(rules).reset()
 
 
-def table(role: str) -> RuleTable:
+def table(role: str, rules: Rules | None = None) -> RuleTable:
     """The table for ``role`` (a key of :data:`TABLE_IDS`), loaded once per database."""
-    return cached_table(TABLE_IDS[role])
+    return resolve_rules(rules).table(TABLE_IDS[role])
 
 
-def _memo(name: str, build):
-    return cached("mythras:" + name, build)
+def _memo(name: str, build, rules: Rules | None = None):
+    return resolve_rules(rules).cached("mythras:" + name, build)
 
 
 @dataclass(frozen=True)
@@ -92,12 +95,12 @@ class EffectRow:
     row: TableRow
 
 
-def levels() -> dict[str, LevelRow]:
+def levels(rules: Rules | None = None) -> dict[str, LevelRow]:
     """Level name -> rank and row, from ``levels-of-success``."""
     def build():
-        t = table("levels")
+        t = table("levels", rules)
         return {cell(t, r, "Level"): LevelRow(cell(t, r, "Level"), int(cell(t, r, "Rank")), r) for r in t.rows}
-    return _memo("levels", build)
+    return _memo("levels", build, rules)
 
 
 def _multiplier(text: str) -> Fraction | None:
@@ -108,30 +111,30 @@ def _multiplier(text: str) -> Fraction | None:
     return value / int(m.group(2)) if m.group(2) else value
 
 
-def grades() -> list[GradeRow]:
+def grades(rules: Rules | None = None) -> list[GradeRow]:
     """The difficulty grades, easiest first, from ``difficulty-grades``."""
     def build():
-        t = table("grades")
+        t = table("grades", rules)
         return [GradeRow(cell(t, r, "Grade"), _multiplier(cell(t, r, "Skill")), r) for r in t.rows]
-    return _memo("grades", build)
+    return _memo("grades", build, rules)
 
 
-def sizes() -> list[SizeRow]:
+def sizes(rules: Rules | None = None) -> list[SizeRow]:
     """The weapon Sizes, smallest first, from ``weapon-size``."""
     def build():
-        t = table("size")
+        t = table("size", rules)
         rows = [SizeRow(int(cell(t, r, "Step")), cell(t, r, "Size"), r) for r in t.rows]
         return sorted(rows, key=lambda s: s.step)
-    return _memo("sizes", build)
+    return _memo("sizes", build, rules)
 
 
 _WORDS = {"equal": 0, "one": 1, "two": 2, "three": 3, "four": 4}
 
 
-def parry_sizes() -> list[ParrySizeRow]:
+def parry_sizes(rules: Rules | None = None) -> list[ParrySizeRow]:
     """How much a successful parry stops by Size difference, from ``parry-size``."""
     def build():
-        t = table("parry_size")
+        t = table("parry_size", rules)
         out = []
         for r in t.rows:
             text = r.cells[0].lower()
@@ -139,21 +142,21 @@ def parry_sizes() -> list[ParrySizeRow]:
             n = 0 if ("equal" in words or "larger" in words) else next(
                 (int(w) if w.isdigit() else _WORDS[w] for w in words if w.isdigit() or w in _WORDS), None)
             if n is None:
-                raise LookupError(f"{r.unit_id}: cannot read the Size difference {r.cells[0]!r}")
+                raise RulesDataError(f"{r.unit_id}: cannot read the Size difference {r.cells[0]!r}")
             open_ended = "more" in words or "larger" in words
             stopped = cell(t, r, "Damage").lower().split()[0]
             out.append(ParrySizeRow(n, None if open_ended else n, stopped, r))
         return out
-    return _memo("parry_sizes", build)
+    return _memo("parry_sizes", build, rules)
 
 
 _DASHES = str.maketrans({"–": "-", "—": "-", "−": "-"})
 
 
-def damage_modifiers() -> list[DamageModifierRow]:
+def damage_modifiers(rules: Rules | None = None) -> list[DamageModifierRow]:
     """STR+SIZ bands and their dice, lowest first, from ``damage-modifier``."""
     def build():
-        t = table("damage_modifier")
+        t = table("damage_modifier", rules)
         out = []
         for r in t.rows:
             band = r.cells[0].translate(_DASHES).replace(" ", "")
@@ -169,31 +172,31 @@ def damage_modifiers() -> list[DamageModifierRow]:
             dice = cell(t, r, "Damage Modifier").translate(_DASHES).replace(" ", "")
             out.append(DamageModifierRow(low, high, dice, r))
         return out
-    return _memo("damage_modifiers", build)
+    return _memo("damage_modifiers", build, rules)
 
 
-def hit_locations() -> RuleTable:
+def hit_locations(rules: Rules | None = None) -> RuleTable:
     """The rollable humanoid hit-location table (1d20)."""
-    return table("location")
+    return table("location", rules)
 
 
-def effects() -> dict[str, EffectRow]:
+def effects(rules: Rules | None = None) -> dict[str, EffectRow]:
     """Special Effect name -> side, needs, weapons and row, from ``special-effects``."""
     def build():
-        t = table("effects")
+        t = table("effects", rules)
         return {cell(t, r, "Name"): EffectRow(cell(t, r, "Name"), cell(t, r, "Side").lower(),
                                              cell(t, r, "Needs"), cell(t, r, "Weapons").lower(), r)
                 for r in t.rows}
-    return _memo("effects", build)
+    return _memo("effects", build, rules)
 
 
-def action_row(name: str) -> TableRow:
+def action_row(name: str, rules: Rules | None = None) -> TableRow:
     """The ``action-menu`` row of an action (``"Parry"``, ``"Evade"``, ``"Ward Location"``)."""
     def build():
-        t = table("actions")
+        t = table("actions", rules)
         return {cell(t, r, "Action").lower(): r for r in t.rows}
-    rows = _memo("actions", build)
+    rows = _memo("actions", build, rules)
     try:
         return rows[name.lower()]
     except KeyError:
-        raise LookupError(f"action-menu has no action {name!r}") from None
+        raise RulesDataError(f"action-menu has no action {name!r}") from None

@@ -6,6 +6,8 @@ Everything tabular is read from the supplement tables in the rules database (``w
 
 from __future__ import annotations
 
+from ruleslawyer.errors import RulesDataError
+
 import math
 from collections.abc import Mapping
 from fractions import Fraction
@@ -138,7 +140,7 @@ def parry_stops(parry: _tables.SizeRow, attack: _tables.SizeRow, damage: int,
             band = row
             break
     else:  # pragma: no cover - the table covers every difference
-        raise LookupError(f"no parry-size row covers a parry {smaller} steps smaller")
+        raise RulesDataError(f"no parry-size row covers a parry {smaller} steps smaller")
     uses = []
     if band.stopped == "all":
         through = 0

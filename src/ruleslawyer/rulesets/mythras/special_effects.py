@@ -8,6 +8,8 @@ eligibility; :mod:`.exchange` applies the chosen Effects that change numbers.
 
 from __future__ import annotations
 
+from ruleslawyer.errors import RulesDataError
+
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -88,7 +90,7 @@ def weapons_allow(text: str, traits: Iterable[WeaponTrait]) -> bool:
         words = [w for w in alternative.split() if w not in _FILLER]
         unknown = [w for w in words if w not in _WORD_TRAIT]
         if unknown:
-            raise LookupError(f"special-effects: cannot read the weapon kind {unknown[0]!r} in {text!r}")
+            raise RulesDataError(f"special-effects: cannot read the weapon kind {unknown[0]!r} in {text!r}")
         if words and all(_WORD_TRAIT[w] in have for w in words):
             return True
     return False
@@ -160,7 +162,7 @@ def _check(row: _tables.EffectRow, side: Side, ctx: EffectContext, overrides) ->
     elif row.side == "either":
         sides = {Side.ATTACKER, Side.DEFENDER}
     else:
-        raise LookupError(f"{row.row.unit_id}: unknown Side {row.side!r}")
+        raise RulesDataError(f"{row.row.unit_id}: unknown Side {row.side!r}")
     if side not in sides:
         return Eligibility(row.name, False, f"{row.side} Effect, not for the {side.value}", row.row.unit_id)
     # what the dice must show
@@ -179,7 +181,7 @@ def _check(row: _tables.EffectRow, side: Side, ctx: EffectContext, overrides) ->
         if theirs is not LevelOfSuccess.FUMBLE:
             return Eligibility(row.name, False, "needs the opponent's Fumble", row.row.unit_id)
     else:
-        raise LookupError(f"{row.row.unit_id}: cannot read the Needs cell {needs!r}")
+        raise RulesDataError(f"{row.row.unit_id}: cannot read the Needs cell {needs!r}")
     # which weapon
     if row.side == "defensive" and not own_fumble:
         weapon, whose = ctx.defender_traits, "defender's"

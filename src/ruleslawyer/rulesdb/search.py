@@ -22,6 +22,8 @@ FTS5 ``MATCH`` expression (every term quoted), usable in Datasette.
 
 from __future__ import annotations
 
+from ruleslawyer.errors import RulesInputError
+
 import heapq
 import math
 import re
@@ -637,13 +639,13 @@ def _fts(groups) -> str:
     return " OR ".join(seen)
 
 
-def compile_query(query: str) -> tuple[str, str]:
+def compile_query(query: str, *, db=None, rules=None) -> tuple[str, str]:
     """Return ``(all_groups, any_group)`` FTS5 expressions for a user query (``""`` if nothing to search).
 
     ``all_groups`` requires every group (``AND``); ``any_group`` is what :func:`search` runs.
     Uses the default database for stems and spelling.
     """
-    idx = _index(connect())
+    idx = _index(connect(rules or db))
     groups, _ = _compile(query or "", idx, None)
     if not groups:
         return "", ""
@@ -686,7 +688,7 @@ def _snippet(idx: _Index, rowid: int, marks: set[str], prefixes: tuple[str, ...]
 
 
 def search(query: str, ruleset: str | None = None, limit: int = 10, *,
-           db: str | None = None) -> SearchResults:
+           db=None, rules=None) -> SearchResults:
     """Search every rule, list item and table row.
 
     Args:
@@ -705,11 +707,11 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
         ValueError: unknown ruleset or a limit outside 1–1000.
     """
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
-        raise ValueError(f"limit must be an integer from 1 to 1000, got {limit!r}")
-    conn = connect(db)
+        raise RulesInputError("limit", f"must be an integer from 1 to 1000, got {limit!r}")
+    conn = connect(rules or db)
     idx = _index(conn)
     if ruleset is not None and ruleset not in idx.rulesets:
-        raise ValueError(f"unknown ruleset {ruleset!r}; choose one of: {', '.join(idx.rulesets)}")
+        raise RulesInputError("ruleset", f"unknown ruleset {ruleset!r}; choose one of: {', '.join(idx.rulesets)}")
     query = query if isinstance(query, str) else str(query)
     groups, notes = _compiled(query, ruleset, idx)
     if not groups:
@@ -798,16 +800,16 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
                         round(scores[rowid], 6), kind, section, tuple(via)))
     if hits:
         return SearchResults(query=query, hits=tuple(hits), fts_query=expr, expansions=tuple(notes))
-    suggestions = tuple(suggest(query, db=db))
-    return SearchResults(query=query, hint=_no_match_hint(query, ruleset, suggestions, db),
+    suggestions = tuple(suggest(query, db=db, rules=rules))
+    return SearchResults(query=query, hint=_no_match_hint(query, ruleset, suggestions, db, rules),
                          fts_query=expr, suggestions=suggestions, expansions=tuple(notes))
 
 
-def _no_match_hint(query: str, ruleset: str | None, suggestions: tuple[str, ...], db: str | None) -> str:
+def _no_match_hint(query: str, ruleset: str | None, suggestions: tuple[str, ...], db, rules=None) -> str:
     """What to try when nothing matches: did-you-mean words, other rulesets' matches, or where to browse."""
     hint = f"No rules match {query.strip()[:80]!r}"
     if ruleset is not None:
-        others = sorted({h.ruleset for h in search(query, None, 50, db=db)})
+        others = sorted({h.ruleset for h in search(query, None, 50, db=db, rules=rules)})
         if others:
             return (f"{hint} in {ruleset}; it matches in {', '.join(others)} "
                     "(search without the ruleset filter to see them).")
@@ -818,7 +820,7 @@ def _no_match_hint(query: str, ruleset: str | None, suggestions: tuple[str, ...]
             "or browse with `ruleslawyer tables` and `ruleslawyer define TERM`.")
 
 
-def suggest(query: str, *, db: str | None = None, n: int = 3) -> list[str]:
+def suggest(query: str, *, db=None, rules=None, n: int = 3) -> list[str]:
     """Spelling suggestions for the words of ``query`` from the unstemmed vocabulary of the rules.
 
     Args:
@@ -830,7 +832,7 @@ def suggest(query: str, *, db: str | None = None, n: int = 3) -> list[str]:
     """
     import difflib
 
-    idx = _index(connect(db))
+    idx = _index(connect(rules or db))
     vocab_set = set(idx.vocab)
     words = [fold(w).rstrip("*") for w in _TOKEN.findall((query or "").translate(_QUOTES)[:20000]) if len(w) > 2][:8]
     out: list[str] = []
@@ -843,7 +845,7 @@ def suggest(query: str, *, db: str | None = None, n: int = 3) -> list[str]:
     return out[:n]
 
 
-def complete(prefix: str, *, db: str | None = None, n: int = 10) -> list[str]:
+def complete(prefix: str, *, db=None, rules=None, n: int = 10) -> list[str]:
     """Type-ahead: vocabulary words starting with the last word of ``prefix``, most frequent first."""
     words = _TOKEN.findall((prefix or "").translate(_QUOTES)[-200:].lower())
     if not words:
@@ -851,7 +853,7 @@ def complete(prefix: str, *, db: str | None = None, n: int = 10) -> list[str]:
     stem = fold(words[-1].rstrip("*"))
     if not stem:
         return []
-    conn = connect(db)
+    conn = connect(rules or db)
     rows = conn.execute(
         "SELECT term FROM vocab WHERE term >= ? AND term < ? ORDER BY cnt DESC, term LIMIT ?",
         (stem, stem + "\uffff", n))

@@ -25,13 +25,13 @@ import html
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
-from importlib import resources
 from typing import Any
 
 import ipywidgets as widgets
 
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.render import to_html
+from ruleslawyer.shipped import ASSETS_DIR
 from ruleslawyer.trace import RulingUse, Step, get_ruling
 
 __all__ = [
@@ -61,8 +61,8 @@ def esc(text: object) -> str:
 
 @functools.cache
 def css() -> str:
-    """The kit's stylesheet (``ruleslawyer.widgets/ruleslawyer.css``, shipped as package data)."""
-    return resources.files("ruleslawyer.widgets").joinpath("ruleslawyer.css").read_text(encoding="utf-8")
+    """The kit's stylesheet (``widgets/ruleslawyer.css``, shipped as the data package ``ruleslawyer.assets``)."""
+    return (ASSETS_DIR / "ruleslawyer.css").read_text(encoding="utf-8")
 
 
 def style_widget() -> widgets.HTML:

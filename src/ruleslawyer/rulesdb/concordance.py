@@ -15,16 +15,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from ruleslawyer.errors import UnknownConceptError
+
 from .words import WORD_RE, fold
 
 __all__ = ["CONCORDANCE_FILE", "Cited", "Cell", "Comparison", "UnknownConceptError", "concepts", "compare",
            "concordance"]
 
-CONCORDANCE_FILE = Path(__file__).resolve().parent / "concordance.json"
+from ruleslawyer.shipped import DATA_DIR
+
+CONCORDANCE_FILE = DATA_DIR / "concordance.json"
 
 
-class UnknownConceptError(LookupError):
-    """No concept of the concordance has this name or alias."""
 
 
 @dataclass(frozen=True)
@@ -132,7 +134,7 @@ def _find(concept: str) -> dict:
     raise UnknownConceptError(f"no concept {concept!r}; choose one of: " + ", ".join(c["id"] for c in _data()))
 
 
-def compare(concept: str, *, db: str | os.PathLike[str] | None = None) -> Comparison:
+def compare(concept: str, *, db=None, rules=None) -> Comparison:
     """How each ruleset handles one concept, each cell quoting the rules it cites.
 
     Args:
@@ -152,7 +154,7 @@ def compare(concept: str, *, db: str | os.PathLike[str] | None = None) -> Compar
     from .lookup import UnknownIdError
 
     c = _find(concept)
-    conn = connect(db)
+    conn = connect(rules or db)
     titles = dict(conn.execute("SELECT DISTINCT ruleset, ruleset_title FROM chapters"))
     cells = []
     for ruleset in c["cells"]:  # the data's order: Mastery, Mythras, Against the Darkmaster
@@ -167,14 +169,14 @@ def compare(concept: str, *, db: str | os.PathLike[str] | None = None) -> Compar
     return Comparison(c["id"], c["title"], tuple(cells))
 
 
-def concordance(*, db: str | os.PathLike[str] | None = None):
+def concordance(*, db=None, rules=None):
     """The whole concordance as a pandas DataFrame: one row per concept, per ruleset a column with
     the summary and the cited ids (``Mastery``, ``Mastery ids``, ...)."""
     import pandas as pd
 
     rows = []
     for c in _data():
-        comp = compare(c["id"], db=db)
+        comp = compare(c["id"], db=db, rules=rules)
         row = {"concept": comp.title}
         for cell in comp.cells:
             row[cell.ruleset_title] = cell.summary

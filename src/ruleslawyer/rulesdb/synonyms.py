@@ -20,7 +20,9 @@ __all__ = ["COMMON", "SYNONYMS_DIR", "Synonym", "synonyms", "phrase_table", "exp
 #: Pass as ``ruleset`` to get only the entries common to every ruleset.
 COMMON = "*common*"
 
-SYNONYMS_DIR = Path(__file__).resolve().parent / "synonyms"
+from ruleslawyer.shipped import DATA_DIR
+
+SYNONYMS_DIR = DATA_DIR / "synonyms"
 
 
 @dataclass(frozen=True)

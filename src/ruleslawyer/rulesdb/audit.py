@@ -27,6 +27,8 @@ import pkgutil
 import re
 from dataclasses import dataclass, field
 
+from ruleslawyer.errors import RulesInputError
+
 from .words import WORD_RE, fold
 
 __all__ = ["AuditReport", "audit", "cross_references", "NUMBER_WORDS"]
@@ -221,7 +223,7 @@ def _rulings(ids: set[str]) -> tuple[list[dict], list[str]]:
 
 
 def cross_references(rule_id: str | None = None, *, status: str | None = None,
-                     db: str | os.PathLike[str] | None = None) -> list[dict]:
+                     db=None, rules=None) -> list[dict]:
     """Cross-references found at build time, for rendering them as links.
 
     Args:
@@ -251,11 +253,11 @@ def cross_references(rule_id: str | None = None, *, status: str | None = None,
         sql += " AND status = ?"
         params.append(status)
     cols = ("from_id", "text", "target_id", "status", "reason")
-    return [dict(zip(cols, r)) for r in connect(db).execute(sql + " ORDER BY from_id, text, status", params)]
+    return [dict(zip(cols, r)) for r in connect(rules or db).execute(sql + " ORDER BY from_id, text, status", params)]
 
 
 def audit(ruleset: str | None = None, *, include_supplements: bool = False,
-          db: str | os.PathLike[str] | None = None) -> AuditReport:
+          db=None, rules=None) -> AuditReport:
     """Audit the sources in the database.
 
     Args:
@@ -271,10 +273,10 @@ def audit(ruleset: str | None = None, *, include_supplements: bool = False,
     """
     from .db import connect
 
-    conn = connect(db)
+    conn = connect(rules or db)
     known = [r[0] for r in conn.execute("SELECT DISTINCT ruleset FROM chapters ORDER BY ruleset")]
     if ruleset is not None and ruleset not in known:
-        raise ValueError(f"unknown ruleset {ruleset!r}; choose one of: {', '.join(known)}")
+        raise RulesInputError("ruleset", f"unknown ruleset {ruleset!r}; choose one of: {', '.join(known)}")
     kinds = ["chapter", "house-rules"] + (["supplement"] if include_supplements else [])
     rulesets = [ruleset] if ruleset else known
     marks = ",".join("?" * len(kinds))

@@ -10,11 +10,9 @@ from pathlib import Path
 
 from .paths import SourcesError, default_db_path, house_rules_dir, sources_digest
 
-__all__ = ["RulesDatabaseWarning", "connect", "ensure_database", "reset_cache"]
+__all__ = ["RulesDatabaseWarning", "connect", "ensure_database", "open_read_only", "reset_cache"]
 
 _lock = _thread.allocate_lock()
-_fresh: dict[tuple[str, str], Path] = {}
-_connections: dict[tuple[str, str, int], sqlite3.Connection] = {}
 
 
 class RulesDatabaseWarning(UserWarning):
@@ -41,14 +39,11 @@ def ensure_database(path: str | os.PathLike[str] | None = None,
     the existing database was built with (so a database built with house rules keeps them). If a
     rebuild fails and an older database exists, the older one is used and a
     :class:`RulesDatabaseWarning` names the problems; with no older database the
-    :class:`~ruleslawyer.rulesdb.build.BuildError` is raised.
+    :class:`~ruleslawyer.errors.BuildError` is raised.
     """
     target = Path(path).expanduser() if path is not None else default_db_path()
     house = house_rules_dir(house_rules)
-    key = (str(target), str(house))
     with _lock:
-        if key in _fresh and target.exists():
-            return target
         meta = _stored_meta(target) if target.exists() else {}
         if house is None and meta.get("house_rules"):
             house = Path(meta["house_rules"])
@@ -66,28 +61,27 @@ def ensure_database(path: str | os.PathLike[str] | None = None,
                     raise
                 warnings.warn(f"using the previous rules database; {exc}", RulesDatabaseWarning,
                               stacklevel=2)
-        _fresh[key] = target
         return target
 
 
-def connect(path: str | os.PathLike[str] | None = None,
-            house_rules: str | os.PathLike[str] | None = None) -> sqlite3.Connection:
-    """A read-only connection to the (ensured) rules database, cached per path and thread."""
-    target = ensure_database(path, house_rules)
-    key = (str(target), str(house_rules_dir(house_rules)), _thread.get_ident())
-    conn = _connections.get(key)
-    if conn is None:
-        conn = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True,
-                               check_same_thread=False)
-        conn.row_factory = sqlite3.Row
-        _connections[key] = conn
+def open_read_only(path: Path) -> sqlite3.Connection:
+    """A read-only connection to the database file ``path`` (rows as :class:`sqlite3.Row`)."""
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
     return conn
 
 
+def connect(db=None, house_rules: str | os.PathLike[str] | None = None) -> sqlite3.Connection:
+    """A read-only connection to the rules database ``db``: a :class:`~ruleslawyer.rulesdb.handle.Rules`
+    handle, a path, or None for the default database. The handle owns (and caches) the connection."""
+    from .handle import Rules, open_rules
+
+    handle = db if isinstance(db, Rules) else open_rules(db, house_rules)
+    return handle.connection()
+
+
 def reset_cache() -> None:
-    """Forget cached connections and freshness checks (after a rebuild or in tests)."""
-    with _lock:
-        for conn in _connections.values():
-            conn.close()
-        _connections.clear()
-        _fresh.clear()
+    """Forget every handle's connections and caches (after a rebuild from outside, or in tests)."""
+    from .handle import reset_all
+
+    reset_all()

@@ -7,14 +7,14 @@ import os
 import re
 from dataclasses import asdict, dataclass
 
+from ruleslawyer.errors import UnknownIdError
+
 from .db import connect
 
 __all__ = ["Rule", "RuleContext", "TableInfo", "UnknownIdError", "get_rule", "context", "list_tables",
            "load_table", "table", "rulesets", "all_ids"]
 
 
-class UnknownIdError(LookupError):
-    """No rule, section or table has this id."""
 
 
 @dataclass(frozen=True)
@@ -100,13 +100,13 @@ def _close_ids(conn, rule_id: str) -> str:
     return f"; did you mean {', '.join(close)}?" if close else "; search for it with `ruleslawyer search`"
 
 
-def get_rule(rule_id: str, *, db: str | os.PathLike[str] | None = None) -> Rule:
+def get_rule(rule_id: str, *, db=None, rules=None) -> Rule:
     """The unit with this citation id.
 
     Raises:
         UnknownIdError: no unit has that id (the message suggests close ids).
     """
-    conn = connect(db)
+    conn = connect(rules or db)
     rid = _clean_id(rule_id)
     row = conn.execute(_RULE_SQL + " WHERE u.id = ?", (rid,)).fetchone()
     if row is None:
@@ -114,15 +114,15 @@ def get_rule(rule_id: str, *, db: str | os.PathLike[str] | None = None) -> Rule:
     return _rule(row)
 
 
-def all_ids(*, db: str | os.PathLike[str] | None = None) -> set[str]:
+def all_ids(*, db=None, rules=None) -> set[str]:
     """Every citable id: units (headings included) and tables."""
-    conn = connect(db)
+    conn = connect(rules or db)
     ids = {r[0] for r in conn.execute("SELECT id FROM units")}
     return ids | {r[0] for r in conn.execute("SELECT id FROM rule_tables")}
 
 
 def context(rule_id: str, before: int = 2, after: int = 2, *,
-            db: str | os.PathLike[str] | None = None) -> RuleContext:
+            db=None, rules=None) -> RuleContext:
     """The rule with up to ``before``/``after`` neighbours from its own section.
 
     For a heading (section) id, ``after`` holds the section's own units (up to 50).
@@ -130,8 +130,8 @@ def context(rule_id: str, before: int = 2, after: int = 2, *,
     Raises:
         UnknownIdError: no unit has that id.
     """
-    conn = connect(db)
-    rule = get_rule(rule_id, db=db)
+    conn = connect(rules or db)
+    rule = get_rule(rule_id, db=db, rules=rules)
     ord_ = conn.execute("SELECT ord FROM units WHERE id = ?", (rule.id,)).fetchone()[0]
     title = conn.execute("SELECT title FROM sections WHERE id = ?", (rule.section,)).fetchone()
     if rule.kind == "heading":
@@ -144,16 +144,16 @@ def context(rule_id: str, before: int = 2, after: int = 2, *,
                        title[0] if title else "")
 
 
-def rulesets(*, db: str | os.PathLike[str] | None = None) -> list[dict]:
+def rulesets(*, db=None, rules=None) -> list[dict]:
     """The rulesets and chapters in the database, with titles, kinds and provenance."""
-    conn = connect(db)
+    conn = connect(rules or db)
     return [dict(r) for r in conn.execute(
         "SELECT ruleset, chapter, ruleset_title, title, kind, provenance FROM chapters ORDER BY ruleset, chapter")]
 
 
-def list_tables(ruleset: str | None = None, *, db: str | os.PathLike[str] | None = None) -> list[TableInfo]:
+def list_tables(ruleset: str | None = None, *, db=None, rules=None) -> list[TableInfo]:
     """Every table (optionally of one ruleset), rollable ones marked by their die."""
-    conn = connect(db)
+    conn = connect(rules or db)
     sql = ("SELECT t.id, t.ruleset, t.title, t.columns, t.dice, t.section, "
            "(SELECT COUNT(*) FROM table_rows r WHERE r.table_id = t.id) AS n FROM rule_tables t")
     rows = conn.execute(sql + (" WHERE t.ruleset = ?" if ruleset else "") + " ORDER BY t.id",
@@ -162,7 +162,7 @@ def list_tables(ruleset: str | None = None, *, db: str | os.PathLike[str] | None
                       r["section"]) for r in rows]
 
 
-def load_table(table_id: str, *, db: str | os.PathLike[str] | None = None):
+def load_table(table_id: str, *, db=None, rules=None):
     """The table as a :class:`ruleslawyer.tables.RuleTable` (pure data for the engines).
 
     Raises:
@@ -170,7 +170,7 @@ def load_table(table_id: str, *, db: str | os.PathLike[str] | None = None):
     """
     from ruleslawyer.tables import RuleTable, TableRow
 
-    conn = connect(db)
+    conn = connect(rules or db)
     tid = _clean_id(table_id)
     t = conn.execute("SELECT * FROM rule_tables WHERE id = ?", (tid,)).fetchone()
     if t is None:
@@ -185,14 +185,14 @@ def load_table(table_id: str, *, db: str | os.PathLike[str] | None = None):
                      t["dice"], t["sides"])
 
 
-def table(table_id: str, *, db: str | os.PathLike[str] | None = None):
+def table(table_id: str, *, db=None, rules=None):
     """The table as a pandas DataFrame: the book's columns plus ``citation`` (the row's id).
 
     Rollable tables also get integer ``low`` and ``high`` columns for the die range.
     """
     import pandas as pd
 
-    t = load_table(table_id, db=db)
+    t = load_table(table_id, db=db, rules=rules)
     records = []
     for row in t.rows:
         rec = row.as_dict(t.columns)

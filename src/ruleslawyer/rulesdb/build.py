@@ -21,6 +21,8 @@ from pathlib import Path
 
 from ruleslawyer.dice import MAX_DIE_SIDES
 
+from ruleslawyer.errors import DatabasePathError
+
 from .paths import (DB_ENV, HOUSE_RULES_ENV, SCHEMA_FILE, SCHEMA_VERSION, SOURCES_DIR, SourcesError,
                     default_db_path, house_rules_dir, source_files, sources_digest)
 
@@ -54,9 +56,6 @@ class BuildError(SourcesError):
     """The sources could not be built. ``problems`` lists ``file:line: message`` strings."""
 
 
-class DatabasePathError(ValueError):
-    """The database path holds something other than a rules database (a folder, another file);
-    the build refuses to overwrite it."""
 
 
 _SQLITE_HEADER = b"SQLite format 3\x00"

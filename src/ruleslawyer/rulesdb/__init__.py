@@ -21,6 +21,7 @@ _EXPORTS = {
     "Hit": "search", "SearchResults": "search", "complete": "search", "search": "search",
     "suggest": "search",
     "define": "glossary", "compare": "concordance",
+    "Rules": "handle", "open_rules": "handle", "resolve_rules": "handle",
 }
 
 __all__ = sorted([*_EXPORTS, "roll"])
@@ -58,7 +59,7 @@ sys.modules[__name__].__class__ = _Package
 
 
 def roll(table_id: str, *, roll: int | None = None, seed: int | None = None, rng=None,
-         script=None, db=None):
+         script=None, db=None, rules=None):
     """Roll on a rollable table of the database (or look up an entered ``roll``).
 
     Args:
@@ -78,4 +79,4 @@ def roll(table_id: str, *, roll: int | None = None, seed: int | None = None, rng
     from .lookup import load_table
 
     dice = None if roll is not None else Dice(rng=rng, seed=seed, script=script)
-    return roll_table(load_table(table_id, db=db), roll=roll, dice=dice)
+    return roll_table(load_table(table_id, db=db, rules=rules), roll=roll, dice=dice)

@@ -13,19 +13,17 @@ from pathlib import Path
 __all__ = ["DB_ENV", "HOUSE_RULES_ENV", "SCHEMA_FILE", "SCHEMA_VERSION", "SOURCES_DIR", "SourcesError",
            "default_db_path", "house_rules_dir", "source_files", "sources_digest"]
 
-SOURCES_DIR = Path(__file__).resolve().parent / "sources"
-SCHEMA_FILE = Path(__file__).resolve().parent / "schema.sql"
+from ruleslawyer.errors import SourcesError
+from ruleslawyer.shipped import DATA_DIR
+
+SOURCES_DIR = DATA_DIR / "sources"
+SCHEMA_FILE = DATA_DIR / "schema.sql"
+CODE_DIR = Path(__file__).resolve().parent
 HOUSE_RULES_ENV = "RULESLAWYER_HOUSE_RULES"
 DB_ENV = "RULESLAWYER_DB"
 SCHEMA_VERSION = "1"
 
 
-class SourcesError(ValueError):
-    """The sources could not be read. ``problems`` lists ``file:line: message`` strings."""
-
-    def __init__(self, problems: list[str]):
-        self.problems = list(problems)
-        super().__init__("rules build failed:\n" + "\n".join(self.problems))
 
 
 def default_db_path() -> Path:
@@ -62,9 +60,9 @@ def source_files(house_rules: Path | None = None) -> list[tuple[Path, str, bool]
 
 def _build_inputs() -> list[tuple[Path, str]]:
     """The package files that shape a built database: schema, build code, synonym data."""
-    here = SCHEMA_FILE.parent
-    code = sorted([*here.glob("*.py"), *here.glob("*.sql"), *here.glob("*.json"), *here.glob("*/*.json")])
-    return [(p, f"rulesdb/{p.relative_to(here).as_posix()}") for p in code]
+    data = sorted([*DATA_DIR.glob("*.sql"), *DATA_DIR.glob("*.json"), *DATA_DIR.glob("*/*.json")])
+    return ([(p, f"rulesdb/{p.relative_to(DATA_DIR).as_posix()}") for p in data]
+            + [(p, f"ruleslawyer/rulesdb/{p.name}") for p in sorted(CODE_DIR.glob("*.py"))])
 
 
 def sources_digest(house_rules: Path | None = None) -> str:

@@ -10,6 +10,8 @@ citation id.
 
 from __future__ import annotations
 
+from ruleslawyer.errors import RulesInputError
+
 import difflib
 import os
 from dataclasses import asdict, dataclass
@@ -130,22 +132,22 @@ def _rank(d: Definition) -> tuple:
     return (d.source_kind == "supplement", STYLE_ORDER.get(d.style, 9), d.ruleset, d.rule_id)
 
 
-def glossary(ruleset: str | None = None, *, db: str | os.PathLike[str] | None = None) -> list[Definition]:
+def glossary(ruleset: str | None = None, *, db=None, rules=None) -> list[Definition]:
     """Every glossary entry (optionally of one ruleset), sorted by term.
 
     Raises:
         ValueError: unknown ruleset.
     """
-    conn = connect(db)
+    conn = connect(rules or db)
     known = [r[0] for r in conn.execute("SELECT DISTINCT ruleset FROM chapters ORDER BY ruleset")]
     if ruleset is not None and ruleset not in known:
-        raise ValueError(f"unknown ruleset {ruleset!r}; choose one of: {', '.join(known)}")
+        raise RulesInputError("ruleset", f"unknown ruleset {ruleset!r}; choose one of: {', '.join(known)}")
     rows = conn.execute(_SQL + (" WHERE g.ruleset = ?" if ruleset else "") + " ORDER BY g.key, u.ord",
                         (ruleset,) if ruleset else ())
     return [Definition(*r[:8]) for r in rows]
 
 
-def define(term: str, ruleset: str | None = None, *, db: str | os.PathLike[str] | None = None) -> Definitions:
+def define(term: str, ruleset: str | None = None, *, db=None, rules=None) -> Definitions:
     """Look a term up in the glossary.
 
     Args:
@@ -166,7 +168,7 @@ def define(term: str, ruleset: str | None = None, *, db: str | os.PathLike[str] 
 
     if not isinstance(term, str) or not _key(term):
         raise RulesInputError("term", f"give a word or phrase to define, e.g. Engaged or AP; got {term!r}")
-    entries = glossary(ruleset, db=db)
+    entries = glossary(ruleset, db=db, rules=rules)
     by_key: dict[str, list[Definition]] = {}
     for d in entries:
         by_key.setdefault(d.key, []).append(d)
@@ -202,7 +204,7 @@ def define(term: str, ruleset: str | None = None, *, db: str | os.PathLike[str] 
         else:
             from .search import search
 
-            n = len(search(term, ruleset, 1000, db=db))
+            n = len(search(term, ruleset, 1000, db=db, rules=rules))
             rules = f"the {ruleset} rules" if ruleset else "the rules"
             hint += (f" A search of {rules} finds {n} unit{'s' if n != 1 else ''}: try `ruleslawyer search "
                      f"{term.strip()[:80]}`." if n else
@@ -214,7 +216,7 @@ def define(term: str, ruleset: str | None = None, *, db: str | os.PathLike[str] 
 
 
 def terms_in(text: str, ruleset: str | None = None, *,
-             db: str | os.PathLike[str] | None = None) -> list[tuple[int, int, Definition]]:
+             db=None, rules=None) -> list[tuple[int, int, Definition]]:
     """Defined terms that occur in ``text``, for showing definitions inline (e.g. as tooltips).
 
     Args:
@@ -233,7 +235,7 @@ def terms_in(text: str, ruleset: str | None = None, *,
     if not isinstance(text, str) or not text:
         return []
     best: dict[str, Definition] = {}
-    for d in sorted(glossary(ruleset, db=db), key=_rank):
+    for d in sorted(glossary(ruleset, db=db, rules=rules), key=_rank):
         if d.style != "abbreviation" or d.term.isupper():
             best.setdefault(d.key, d)
     if not best:
