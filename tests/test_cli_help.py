@@ -6,11 +6,11 @@ import argparse
 
 import pytest
 
-from ruleslawyer.cli import COMMAND_MODULES, build_parser, main
+from ruleslawyer.cli import build_parser, command_modules, main
 from ruleslawyer.commands import engines
 
 #: The database commands (build/search/show/tables/table/roll) are covered where they are defined.
-_MODULES = COMMAND_MODULES
+_MODULES = command_modules()
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:

@@ -93,7 +93,7 @@ def test_engines_stay_pure():
     import subprocess
     import sys
     code = ("import sys, ruleslawyer.rulesets.mythras, ruleslawyer.rulesets.darkmaster, "
-            "ruleslawyer.commands.mythras, ruleslawyer.commands.darkmaster; "
+            "ruleslawyer.rulesets.mythras.cli, ruleslawyer.rulesets.darkmaster.cli; "
             "print(sorted(m for m in ('sqlite3', 'pandas', 'ipywidgets') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -1,7 +1,7 @@
 """The ``ruleslawyer`` command line: everything the panels do, with ``--json`` output.
 
-Each subcommand lives in a module of :mod:`ruleslawyer.commands` exposing
-``register(subparsers)``; a module's top level imports only the standard library so that a cold
+Each subcommand lives in a module exposing ``register(subparsers)``: the kit's own in
+:mod:`ruleslawyer.commands`, each ruleset's in its folder (found through the registry); a module's top level imports only the standard library so that a cold
 ``ruleslawyer search`` stays fast. Errors print one line (``ruleslawyer: error: ...``) and exit 1;
 usage errors exit 2. An unexpected exception (a bug) prints one ``internal error`` line too and
 exits 1; ``RULESLAWYER_DEBUG=1`` shows its traceback.
@@ -16,26 +16,34 @@ from collections.abc import Sequence
 
 from ruleslawyer.errors import RulesError, SourcesError
 
-__all__ = ["main", "build_parser", "print_json", "COMMAND_MODULES", "SOLE_MODULE"]
+__all__ = ["main", "build_parser", "command_modules", "print_json", "COMMAND_MODULES", "SOLE_MODULE"]
 
 #: Modules of ruleslawyer.commands, in the order their subcommands appear in --help.
+#: The kit's own command modules (each ``ruleslawyer.commands.<name>``); every installed ruleset adds
+#: its own module (:attr:`ruleslawyer.registry.Ruleset.commands`) after these.
 COMMAND_MODULES: tuple[str, ...] = (
     "db",
     "lookup",
     "engines",
-    "mastery",
-    "mythras",
-    "darkmaster",
     "rulings",
     "odds",
 )
+
+
+def command_modules() -> tuple[str, ...]:
+    """Dotted names of every command module: the kit's, then each installed ruleset's."""
+    from ruleslawyer.registry import rulesets
+
+    return (tuple(f"ruleslawyer.commands.{name}" for name in COMMAND_MODULES)
+            + tuple(r.commands for r in rulesets() if r.commands))
 
 
 #: Subcommands that one module defines entirely, with no other module adding to them: for these,
 #: :func:`main` builds the parser from that module alone. argparse spends a few milliseconds per
 #: subparser (help formatters, gettext look-ups), so a cold ``ruleslawyer search`` skips the other
 #: twenty-odd. Every other command, and ``--help``, gets the full parser.
-SOLE_MODULE: dict[str, str] = {name: "db" for name in ("build", "search", "show", "tables", "table", "roll")}
+SOLE_MODULE: dict[str, str] = {name: "ruleslawyer.commands.db"
+                               for name in ("build", "search", "show", "tables", "table", "roll")}
 
 _GLOBAL_OPTIONS_WITH_VALUE = ("--db", "--house-rules")
 
@@ -50,8 +58,9 @@ def print_json(obj) -> None:
     sys.stdout.write("\n")
 
 
-def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
-    """The argument parser with the subcommands of ``modules`` (default: all of COMMAND_MODULES)."""
+def build_parser(modules: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser with the subcommands of ``modules`` (dotted module names; default: every
+    command module, :func:`command_modules`)."""
     parser = argparse.ArgumentParser(
         prog="ruleslawyer",
         description="Search the combat rules of Mastery, Mythras and Against the Darkmaster, roll on "
@@ -61,8 +70,8 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
                         help="folder of house-rules Markdown to build in (default: $RULESLAWYER_HOUSE_RULES)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in modules:
-        importlib.import_module(f"ruleslawyer.commands.{name}").register(sub)
+    for name in command_modules() if modules is None else modules:
+        importlib.import_module(name).register(sub)
     return parser
 
 
@@ -82,7 +91,7 @@ def _command_name(argv: Sequence[str]) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     name = _command_name(argv)
-    parser = build_parser((SOLE_MODULE[name],) if name in SOLE_MODULE else COMMAND_MODULES)
+    parser = build_parser((SOLE_MODULE[name],) if name in SOLE_MODULE else None)
     args = parser.parse_args(argv)
     import warnings
 

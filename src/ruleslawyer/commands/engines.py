@@ -21,7 +21,7 @@ from ruleslawyer.errors import RulesInputError
 import argparse
 from collections.abc import Callable, Iterator
 
-__all__ = ["HANDLERS", "COMMANDS", "register", "add_option", "rulesets_for", "read_json"]
+__all__ = ["HANDLERS", "COMMANDS", "register", "add_option", "rulesets_for", "read_json", "read_object"]
 
 #: Subcommands and their help line.
 COMMANDS: dict[str, str] = {
@@ -119,6 +119,18 @@ def read_json(path: str | None, field: str = "input", flag: str = "--input"):
         raise RulesInputError(field, f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
     except RecursionError:
         raise RulesInputError(field, f"{path} nests lists or objects too deeply to read") from None
+
+
+def read_object(path: str | None) -> dict:
+    """Read the ``--input`` JSON file (``-`` for stdin), which must hold one JSON object.
+
+    Raises:
+        RulesInputError: no path, unreadable file, invalid JSON or not an object (field ``input``).
+    """
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise RulesInputError("input", "the input must be a JSON object")
+    return data
 
 
 def _ruling(text: str) -> tuple[str, str]:

@@ -5,35 +5,12 @@ from __future__ import annotations
 from ruleslawyer.errors import RulesInputError
 
 import argparse
-import importlib
 
-__all__ = ["register", "ENGINE_PACKAGES", "load_engines"]
-
-#: Engine packages whose import registers their rulings (missing ones are skipped).
-ENGINE_PACKAGES: tuple[str, ...] = (
-    "ruleslawyer.rulesets.mastery",
-    "ruleslawyer.rulesets.mythras",
-    "ruleslawyer.rulesets.darkmaster",
-)
-
-
-def load_engines() -> list[str]:
-    """Import every engine package present; return the ones imported."""
-    loaded = []
-    for name in ENGINE_PACKAGES:
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name is not None and name.startswith(e.name):
-                continue  # that engine is not installed
-            raise
-        loaded.append(name)
-    return loaded
+__all__ = ["register"]
 
 
 def _rulings(args) -> int:
-    load_engines()
-    from ruleslawyer.trace import all_rulings
+    from ruleslawyer.registry import all_rulings
 
     found = all_rulings(args.ruleset)
     if args.ruleset is not None and not found:
@@ -54,6 +31,6 @@ def _rulings(args) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("rulings", help="list the named rulings the engines use where the rules are silent")
-    p.add_argument("--ruleset", help="only this ruleset's rulings (mastery, mythras, darkmaster, kit)")
+    p.add_argument("--ruleset", help="only this ruleset's rulings (an installed ruleset id, or kit)")
     p.add_argument("--json", action="store_true", help="print the rulings as JSON")
     p.set_defaults(func=_rulings)

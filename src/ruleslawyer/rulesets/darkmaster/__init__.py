@@ -6,11 +6,45 @@ Every placement cites the chapter (``darkmaster/combat/...``), a supplement tabl
 
 from __future__ import annotations
 
-from . import rulings
-from .actions import (Action, ActionKind, ActionType, Assessment, Combatant, DeclarationError, Refusal, Side,
-                      check_declarations)
-from .open_ended import OpenEndedRoll, roll_open_ended
-from .trs import Phase, PhaseResult, Placement, SequenceInput, SequenceResult, effective_length, sequence_round
+import importlib
+
+# Names load on first use (PEP 562), so the registry, the CLI and the rules database can import
+# this package's declaration (``.ruleset``) and command module without loading the engine.
+_EXPORTS = {
+    'rulings': 'rulings',
+    'Action': 'actions',
+    'ActionKind': 'actions',
+    'ActionType': 'actions',
+    'Assessment': 'actions',
+    'Combatant': 'actions',
+    'DeclarationError': 'actions',
+    'Refusal': 'actions',
+    'Side': 'actions',
+    'check_declarations': 'actions',
+    'OpenEndedRoll': 'open_ended',
+    'roll_open_ended': 'open_ended',
+    'Phase': 'trs',
+    'PhaseResult': 'trs',
+    'Placement': 'trs',
+    'SequenceInput': 'trs',
+    'SequenceResult': 'trs',
+    'effective_length': 'trs',
+    'sequence_round': 'trs',
+}
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    imported = importlib.import_module(f".{module}", __name__)
+    value = imported if module == name else getattr(imported, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 __all__ = [
     "Action", "ActionKind", "ActionType", "Assessment", "Combatant", "DeclarationError", "OpenEndedRoll", "Phase",

@@ -23,19 +23,79 @@ Example::
     r.outcome, r.to_health, r.defender.state   # ('hit', 6, <State.UNCONSCIOUS>)
 """
 
-from . import rulings
-from .combatant import Attack, AttackKind, Combatant, MagicPortion, State, Wielding
-from .damage import DamagePortion, DamageType, apply_damage, classify
-from .death import advance_dying, health_damage_aftermath, triage
-from .exchange import Elevation, ExchangeResult, Range, Situation, exchange_from_dict, resolve_exchange
-from .health import StartingHealth, starting_health
-from .movement import MovementPlan, plan_movement, speed
-from .planner import APPlan, plan_actions
-from .round import (Declaration, HoldTrigger, Phase, RoundCombatant, SequenceResult, Side, Spell, StartleResult,
-                    declared_phase, sequence_from_dict, sequence_round, startle)
-from .tiers import Edge, TrialResult, named_dc, roll_tier_die, roll_trial, tier_die
-from .trauma import (Trauma, TraumaCheck, TraumaEvent, TraumaSetting, TraumaSheet, finger_name, roll_trauma,
-                     trauma_follows)
+import importlib
+
+# Names load on first use (PEP 562), so the registry, the CLI and the rules database can import
+# this package's declaration (``.ruleset``) and command module without loading the engine.
+_EXPORTS = {
+    'rulings': 'rulings',
+    'Attack': 'combatant',
+    'AttackKind': 'combatant',
+    'Combatant': 'combatant',
+    'MagicPortion': 'combatant',
+    'State': 'combatant',
+    'Wielding': 'combatant',
+    'DamagePortion': 'damage',
+    'DamageType': 'damage',
+    'apply_damage': 'damage',
+    'classify': 'damage',
+    'advance_dying': 'death',
+    'health_damage_aftermath': 'death',
+    'triage': 'death',
+    'Elevation': 'exchange',
+    'ExchangeResult': 'exchange',
+    'Range': 'exchange',
+    'Situation': 'exchange',
+    'exchange_from_dict': 'exchange',
+    'resolve_exchange': 'exchange',
+    'StartingHealth': 'health',
+    'starting_health': 'health',
+    'MovementPlan': 'movement',
+    'plan_movement': 'movement',
+    'speed': 'movement',
+    'APPlan': 'planner',
+    'plan_actions': 'planner',
+    'Declaration': 'round',
+    'HoldTrigger': 'round',
+    'Phase': 'round',
+    'RoundCombatant': 'round',
+    'SequenceResult': 'round',
+    'Side': 'round',
+    'Spell': 'round',
+    'StartleResult': 'round',
+    'declared_phase': 'round',
+    'sequence_from_dict': 'round',
+    'sequence_round': 'round',
+    'startle': 'round',
+    'Edge': 'tiers',
+    'TrialResult': 'tiers',
+    'named_dc': 'tiers',
+    'roll_tier_die': 'tiers',
+    'roll_trial': 'tiers',
+    'tier_die': 'tiers',
+    'Trauma': 'trauma',
+    'TraumaCheck': 'trauma',
+    'TraumaEvent': 'trauma',
+    'TraumaSetting': 'trauma',
+    'TraumaSheet': 'trauma',
+    'finger_name': 'trauma',
+    'roll_trauma': 'trauma',
+    'trauma_follows': 'trauma',
+}
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    imported = importlib.import_module(f".{module}", __name__)
+    value = imported if module == name else getattr(imported, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 __all__ = [
     "rulings",

@@ -24,16 +24,19 @@ __all__ = [
     "UNCONSCIOUS_DEFENSE", "MAGIC_PORTION_ROLL", "HEALTH_DICE_EXPLODE", "MELEE_COUNTER_AT_RANGE",
     "ONE_AP_TRAUMA_TIMING", "REPEATED_MOVE",
     "use", "ruling_use",
-    "check",
+    "check", "RULINGS",
 ]
 
 _R = "mastery"
 _SILENT = "mastery/supplement/where-the-chapter-is-silent#"
 
 
+_ALL: list[Ruling] = []
+
+
 def _reg(id_: str, question: str, default: str, alternatives: tuple[str, ...], explanation: str,
          cites: tuple[str, ...], provenance: str = PROVENANCE_SOURCE_SILENT) -> str:
-    register(Ruling(id_, _R, question, default, alternatives, provenance, explanation, cites))
+    _ALL.append(register(Ruling(id_, _R, question, default, alternatives, provenance, explanation, cites)))
     return id_
 
 
@@ -323,6 +326,9 @@ REPEATED_MOVE = _reg(
     "before it (5, 7, 10...).",
     (ids.MOVE_REPEATED,))
 
+
+RULINGS: tuple[Ruling, ...] = tuple(_ALL)
+"""Every Mastery ruling, in the order above (the registry lists these)."""
 
 def use(ruling_id: str, overrides: Mapping[str, str] | None) -> str:
     """The answer of ``ruling_id`` under ``overrides`` (raises RulingError on a bad answer)."""

@@ -6,13 +6,53 @@ tables it runs on (``mythras/supplement/...``), or a registered ruling (``mythra
 
 from __future__ import annotations
 
-from . import rulings
-from .exchange import (Attacker, Defence, Defender, ExchangeInput, ExchangeResult, RangeBand, RangedKind, Ward,
-                       Weapon, resolve_exchange)
-from .initiative import InitiativeCombatant, InitiativeEntry, InitiativeResult, roll_initiative
-from .levels import (DifficultyGrade, LevelOfSuccess, SkillRoll, critical_range, differential, graded_skill,
-                     level_of_success, roll_skill)
-from .special_effects import EffectContext, Side, WeaponTrait, eligible_effects
+import importlib
+
+# Names load on first use (PEP 562), so the registry, the CLI and the rules database can import
+# this package's declaration (``.ruleset``) and command module without loading the engine.
+_EXPORTS = {
+    'rulings': 'rulings',
+    'Attacker': 'exchange',
+    'Defence': 'exchange',
+    'Defender': 'exchange',
+    'ExchangeInput': 'exchange',
+    'ExchangeResult': 'exchange',
+    'RangeBand': 'exchange',
+    'RangedKind': 'exchange',
+    'Ward': 'exchange',
+    'Weapon': 'exchange',
+    'resolve_exchange': 'exchange',
+    'InitiativeCombatant': 'initiative',
+    'InitiativeEntry': 'initiative',
+    'InitiativeResult': 'initiative',
+    'roll_initiative': 'initiative',
+    'DifficultyGrade': 'levels',
+    'LevelOfSuccess': 'levels',
+    'SkillRoll': 'levels',
+    'critical_range': 'levels',
+    'differential': 'levels',
+    'graded_skill': 'levels',
+    'level_of_success': 'levels',
+    'roll_skill': 'levels',
+    'EffectContext': 'special_effects',
+    'Side': 'special_effects',
+    'WeaponTrait': 'special_effects',
+    'eligible_effects': 'special_effects',
+}
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    imported = importlib.import_module(f".{module}", __name__)
+    value = imported if module == name else getattr(imported, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 __all__ = [
     "Attacker", "Defence", "Defender", "DifficultyGrade", "EffectContext", "ExchangeInput", "ExchangeResult",

@@ -12,19 +12,7 @@ import argparse
 
 from ruleslawyer.commands import engines
 
-__all__ = ["register", "load_input"]
-
-
-def load_input(path: str | None) -> dict:
-    """Read a JSON input file (``-`` for stdin).
-
-    Raises:
-        ValueError: no path, unreadable file or invalid JSON (the message names ``input``).
-    """
-    data = engines.read_json(path)
-    if not isinstance(data, dict):
-        raise RulesInputError("input", "the input must be a JSON object")
-    return data
+__all__ = ["register"]
 
 
 def _out(args, result) -> int:
@@ -50,7 +38,7 @@ def _exchange(args: argparse.Namespace) -> int:
     from ruleslawyer.rulesets.mythras.exchange import ExchangeInput, resolve_exchange
     from ruleslawyer.trace import merge_overrides
 
-    data = load_input(args.input)
+    data = engines.read_object(args.input)
     rulings = merge_overrides(data.get("rulings"), getattr(args, "rulings", None))
     seed = args.seed if args.seed is not None else data.get("seed")
     result = resolve_exchange(ExchangeInput.from_dict(data), seed=seed, script=data.get("dice"), rulings=rulings)
@@ -69,7 +57,7 @@ def _initiative(args: argparse.Namespace) -> int:
     from ruleslawyer.rulesets.mythras.initiative import InitiativeCombatant, roll_initiative
     from ruleslawyer.trace import merge_overrides
 
-    data = load_input(args.input)
+    data = engines.read_object(args.input)
     for k in data:
         if k not in ("combatants", "dice", "seed", "rulings"):
             raise RulesInputError(k, "unknown field; allowed: combatants, dice, seed, rulings")

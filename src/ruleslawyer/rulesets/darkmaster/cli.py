@@ -20,11 +20,10 @@ def _sequence(args: argparse.Namespace) -> int:
 
         print_json(SEQUENCE_SCHEMA)
         return 0
-    from ruleslawyer.commands.mythras import load_input
     from ruleslawyer.rulesets.darkmaster.trs import SequenceInput, sequence_round
     from ruleslawyer.trace import merge_overrides
 
-    data = load_input(args.input)
+    data = engines.read_object(args.input)
     rulings = merge_overrides(data.get("rulings"), getattr(args, "rulings", None))
     result = sequence_round(SequenceInput.from_dict(data), rulings=rulings)
     if args.json:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import engines
+from ruleslawyer.commands import engines
 
 __all__ = ["register", "EXCHANGE_SCHEMA", "SEQUENCE_SCHEMA", "AP_SCHEMA"]
 

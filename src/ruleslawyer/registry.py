@@ -1,0 +1,184 @@
+"""The ruleset registry: every ruleset is one :class:`Ruleset` found through an entry point.
+
+A ruleset package declares one ``Ruleset`` object and names it in its ``pyproject.toml``::
+
+    [project.entry-points."ruleslawyer.rulesets"]
+    mastery = "ruleslawyer.rulesets.mastery.ruleset:RULESET"
+
+Everything else discovers it here: the rules database builds its ``sources`` and ``synonyms``;
+``ruleslawyer rulings`` and the audit list its ``rulings``; the CLI adds its ``commands``; the app
+adds its ``panels``; ``compare`` reads its ``concordance`` cells. A fourth ruleset is therefore a
+separate installed package, with no edit to this one.
+
+Rulings are registered here, for every ruleset at once, never by whichever engine happened to be
+imported first: :func:`all_rulings` gives the same list in every process.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ruleslawyer.errors import RulesDataError, RulesInputError
+from ruleslawyer.trace import Ruling, register
+
+__all__ = ["ENTRY_POINT_GROUP", "Ruleset", "rulesets", "get_ruleset", "all_rulings", "ruleset_ids"]
+
+#: The entry-point group a ruleset package declares its :class:`Ruleset` under.
+ENTRY_POINT_GROUP = "ruleslawyer.rulesets"
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One ruleset, as the rest of the kit sees it.
+
+    Attributes:
+        id: short id used in citation ids and on the command line (``mastery``).
+        title: display title (``Mastery``).
+        sources: folder of its Markdown sources (the chapter, a supplement); see ``rulesdb/README.md``.
+        synonyms: JSON file of GM words mapped to the book's words, or None.
+        rulings: module (dotted name) whose ``RULINGS`` tuple lists its registered rulings, or None.
+        commands: module (dotted name) with ``register(subparsers)`` adding its CLI commands, or None.
+        panels: ``(tab title, "module:ClassName")`` of its panels for the app, in tab order.
+        concordance: JSON file of ``{concept id: {"summary": ..., "cites": [ids]}}`` cells, or None.
+    """
+
+    id: str
+    title: str
+    sources: Path
+    synonyms: Path | None = None
+    rulings: str | None = None
+    commands: str | None = None
+    panels: tuple[tuple[str, str], ...] = field(default=())
+    concordance: Path | None = None
+
+    def ruling_objects(self) -> tuple[Ruling, ...]:
+        """The ruleset's rulings (its ``rulings`` module's ``RULINGS``), registered for look-up."""
+        if self.rulings is None:
+            return ()
+        found = tuple(getattr(importlib.import_module(self.rulings), "RULINGS", ()))
+        for r in found:
+            if not isinstance(r, Ruling):
+                raise RulesDataError(f"{self.rulings}.RULINGS holds {r!r}, not a Ruling")
+            register(r)
+        return found
+
+
+_lock = threading.Lock()
+_found: dict[str, Ruleset] | None = None
+
+
+def _entry_points() -> list[tuple[str, str]]:
+    """``(name, "module:attr")`` of every ``ruleslawyer.rulesets`` entry point on ``sys.path``.
+
+    Reads each installed distribution's ``entry_points.txt`` (the file ``importlib.metadata``
+    reads) directly: importing ``importlib.metadata`` costs ~40 ms, which every engine command would
+    pay at start; this scan costs a few. The first distribution of a name on ``sys.path`` wins, as
+    with ``importlib.metadata``.
+    """
+    import configparser
+    import os
+    import sys
+
+    seen_dists: set[str] = set()
+    found: list[tuple[str, str]] = []
+    for entry in sys.path:
+        try:
+            names = sorted(os.listdir(entry or "."))
+        except OSError:
+            continue
+        for name in names:
+            if not name.endswith((".dist-info", ".egg-info")):
+                continue
+            dist = name.rsplit("-", 1)[0].lower().replace("-", "_") if name.count("-") else name
+            if dist in seen_dists:
+                continue
+            seen_dists.add(dist)
+            try:
+                with open(os.path.join(entry or ".", name, "entry_points.txt"), encoding="utf-8") as f:
+                    text = f.read()
+            except OSError:
+                continue
+            if f"[{ENTRY_POINT_GROUP}]" not in text:
+                continue
+            parser = configparser.ConfigParser(delimiters=("=",), interpolation=None)
+            parser.optionxform = str  # keep names as written
+            try:
+                parser.read_string(text)
+            except configparser.Error as exc:
+                raise RulesDataError(f"{os.path.join(entry, name, 'entry_points.txt')}: cannot read: {exc}") from None
+            found += [(k.strip(), v.strip()) for k, v in parser.items(ENTRY_POINT_GROUP)]
+    return found
+
+
+def _load(name: str, value: str) -> Ruleset:
+    module, _, attr = value.partition(":")
+    try:
+        obj = importlib.import_module(module.strip())
+        for part in attr.strip().split(".") if attr else ():
+            obj = getattr(obj, part)
+    except Exception as exc:  # noqa: BLE001 - a broken plugin must name itself, not break the kit
+        raise RulesDataError(f"ruleset entry point {name} = {value} cannot be loaded: "
+                             f"{exc.__class__.__name__}: {exc}") from None
+    if not isinstance(obj, Ruleset):
+        raise RulesDataError(f"ruleset entry point {name} = {value} is not a Ruleset")
+    return obj
+
+
+def _discover() -> dict[str, Ruleset]:
+    out: dict[str, Ruleset] = {}
+    for name, value in sorted(_entry_points()):
+        ruleset = _load(name, value)
+        if ruleset.id in out:
+            raise RulesDataError(f"two rulesets declare the id {ruleset.id!r}")
+        out[ruleset.id] = ruleset
+    return out
+
+
+def rulesets() -> tuple[Ruleset, ...]:
+    """Every installed ruleset, sorted by id (discovered once per process)."""
+    global _found
+    with _lock:
+        if _found is None:
+            _found = _discover()
+        return tuple(_found.values())
+
+
+def ruleset_ids() -> tuple[str, ...]:
+    """The ids of every installed ruleset, sorted."""
+    return tuple(r.id for r in rulesets())
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    """The ruleset ``ruleset_id``.
+
+    Raises:
+        RulesInputError: no such ruleset (field ``ruleset``; the message lists the installed ones).
+    """
+    for r in rulesets():
+        if r.id == ruleset_id:
+            return r
+    raise RulesInputError("ruleset", f"unknown ruleset {ruleset_id!r}; choose one of: {', '.join(ruleset_ids())}")
+
+
+def all_rulings(ruleset: str | None = None) -> list[Ruling]:
+    """Every ruling of every installed ruleset (or of ``ruleset``), sorted by id.
+
+    Rulings whose ``ruleset`` is ``kit`` (shared by every engine) are listed under ``kit``.
+    """
+    from ruleslawyer.dice import EXPLOSION_CAP_RULING  # the kit's own rulings, shared by every engine
+
+    found: dict[str, Ruling] = {EXPLOSION_CAP_RULING.id: EXPLOSION_CAP_RULING}
+    for r in rulesets():
+        for ruling in r.ruling_objects():
+            found[ruling.id] = ruling
+    return sorted((r for r in found.values() if ruleset is None or r.ruleset == ruleset), key=lambda r: r.id)
+
+
+def _reset_for_tests() -> None:
+    """Forget the discovered rulesets (a test that installs a ruleset calls this)."""
+    global _found
+    with _lock:
+        _found = None
