@@ -22,9 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ruleslawyer.errors import RulesDataError, RulesInputError
-from ruleslawyer.trace import Ruling, register
+from typing import TYPE_CHECKING
 
-__all__ = ["ENTRY_POINT_GROUP", "Ruleset", "rulesets", "get_ruleset", "all_rulings", "ruleset_ids"]
+if TYPE_CHECKING:  # pragma: no cover
+    from ruleslawyer.trace import Ruling
+
+__all__ = ["ENTRY_POINT_GROUP", "Ruleset", "rulesets", "get_ruleset", "all_rulings", "ruleset_ids", "discovered"]
 
 #: The entry-point group a ruleset package declares its :class:`Ruleset` under.
 ENTRY_POINT_GROUP = "ruleslawyer.rulesets"
@@ -54,8 +57,10 @@ class Ruleset:
     panels: tuple[tuple[str, str], ...] = field(default=())
     concordance: Path | None = None
 
-    def ruling_objects(self) -> tuple[Ruling, ...]:
+    def ruling_objects(self) -> "tuple[Ruling, ...]":
         """The ruleset's rulings (its ``rulings`` module's ``RULINGS``), registered for look-up."""
+        from ruleslawyer.trace import Ruling, register
+
         if self.rulings is None:
             return ()
         found = tuple(getattr(importlib.import_module(self.rulings), "RULINGS", ()))
@@ -146,6 +151,11 @@ def rulesets() -> tuple[Ruleset, ...]:
         return tuple(_found.values())
 
 
+def discovered() -> bool:
+    """Whether this process has already discovered the installed rulesets."""
+    return _found is not None
+
+
 def ruleset_ids() -> tuple[str, ...]:
     """The ids of every installed ruleset, sorted."""
     return tuple(r.id for r in rulesets())
@@ -163,14 +173,14 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
     raise RulesInputError("ruleset", f"unknown ruleset {ruleset_id!r}; choose one of: {', '.join(ruleset_ids())}")
 
 
-def all_rulings(ruleset: str | None = None) -> list[Ruling]:
+def all_rulings(ruleset: str | None = None) -> "list[Ruling]":
     """Every ruling of every installed ruleset (or of ``ruleset``), sorted by id.
 
     Rulings whose ``ruleset`` is ``kit`` (shared by every engine) are listed under ``kit``.
     """
     from ruleslawyer.dice import EXPLOSION_CAP_RULING  # the kit's own rulings, shared by every engine
 
-    found: dict[str, Ruling] = {EXPLOSION_CAP_RULING.id: EXPLOSION_CAP_RULING}
+    found = {EXPLOSION_CAP_RULING.id: EXPLOSION_CAP_RULING}
     for r in rulesets():
         for ruling in r.ruling_objects():
             found[ruling.id] = ruling

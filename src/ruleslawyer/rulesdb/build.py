@@ -24,7 +24,8 @@ from ruleslawyer.dice import MAX_DIE_SIDES
 from ruleslawyer.errors import DatabasePathError
 
 from .paths import (DB_ENV, HOUSE_RULES_ENV, SCHEMA_FILE, SCHEMA_VERSION, SOURCES_DIR, SourcesError,
-                    default_db_path, house_rules_dir, source_files, sources_digest)
+                    default_db_path, encode_source_dirs, house_rules_dir, registered_source_dirs, source_files,
+                    sources_digest)
 
 __all__ = [
     "BuildError",
@@ -480,10 +481,10 @@ def _disambiguate_titles(doc: _Doc) -> None:
             t.title = f"{t.title} — {t.name.replace('-', ' ')}"
 
 
-def _parse_all(house_rules: Path | None) -> _Doc:
+def _parse_all(house_rules: Path | None, source_dirs) -> _Doc:
     md = _parser()
     doc = _Doc()
-    for path, name, house in source_files(house_rules):
+    for path, name, house in source_files(house_rules, source_dirs):
         try:
             _parse_file(path, name, house, md, doc)
         except UnicodeDecodeError as exc:
@@ -499,12 +500,13 @@ def _parse_all(house_rules: Path | None) -> _Doc:
 # Writing
 
 
-def _write(conn: sqlite3.Connection, doc: _Doc, digest: str, house: Path | None) -> None:
+def _write(conn: sqlite3.Connection, doc: _Doc, digest: str, house: Path | None, source_dirs) -> None:
     conn.executescript(SCHEMA_FILE.read_text(encoding="utf-8"))
     conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted({
         "schema_version": SCHEMA_VERSION,
         "sources_digest": digest,
         "house_rules": str(house.resolve()) if house else "",
+        "source_dirs": encode_source_dirs(source_dirs),
     }.items()))
     conn.executemany("INSERT INTO chapters VALUES (?, ?, ?, ?, ?, ?, ?)", sorted(doc.chapters))
     conn.executemany(
@@ -553,8 +555,9 @@ def build(out: str | os.PathLike[str] | None = None,
     target = Path(out).expanduser() if out is not None else default_db_path()
     house = house_rules_dir(house_rules)
     try:
-        doc = _parse_all(house)
-        digest = sources_digest(house)
+        source_dirs = registered_source_dirs()
+        doc = _parse_all(house, source_dirs)
+        digest = sources_digest(house, source_dirs)
     except BuildError:
         raise
     except SourcesError as exc:
@@ -569,7 +572,7 @@ def build(out: str | os.PathLike[str] | None = None,
         conn = sqlite3.connect(tmp)
         try:
             with conn:
-                _write(conn, doc, digest, house)
+                _write(conn, doc, digest, house, source_dirs)
             conn.execute("VACUUM")
         finally:
             conn.close()

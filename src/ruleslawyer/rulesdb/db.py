@@ -8,7 +8,8 @@ import _thread
 import warnings
 from pathlib import Path
 
-from .paths import SourcesError, default_db_path, house_rules_dir, sources_digest
+from .paths import (SourceDirs, SourcesError, default_db_path, house_rules_dir, registered_source_dirs,
+                    sources_digest, stored_source_dirs)
 
 __all__ = ["RulesDatabaseWarning", "connect", "ensure_database", "open_read_only", "reset_cache"]
 
@@ -30,6 +31,21 @@ def _stored_meta(path: Path) -> dict[str, str]:
         return {}
 
 
+def _source_dirs(meta: dict[str, str]) -> SourceDirs:
+    """The rulesets whose sources decide freshness.
+
+    Once this process has loaded the ruleset registry (every command but the database ones does),
+    the installed rulesets, so a newly installed ruleset is built in. Before that, the rulesets the
+    database was built from: a cold ``ruleslawyer search`` must not pay the registry scan.
+    """
+    from ruleslawyer import registry
+
+    stored = stored_source_dirs(meta)
+    if registry.discovered() or stored is None:
+        return registered_source_dirs()
+    return stored
+
+
 def ensure_database(path: str | os.PathLike[str] | None = None,
                     house_rules: str | os.PathLike[str] | None = None) -> Path:
     """Return the path of an up-to-date database, building it first if missing or stale.
@@ -48,7 +64,7 @@ def ensure_database(path: str | os.PathLike[str] | None = None,
         if house is None and meta.get("house_rules"):
             house = Path(meta["house_rules"])
         try:
-            stale = not meta or meta.get("sources_digest") != sources_digest(house)
+            stale = not meta or meta.get("sources_digest") != sources_digest(house, _source_dirs(meta))
         except SourcesError:
             stale = True
         if stale:

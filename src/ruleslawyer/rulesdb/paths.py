@@ -11,7 +11,8 @@ import zlib
 from pathlib import Path
 
 __all__ = ["DB_ENV", "HOUSE_RULES_ENV", "SCHEMA_FILE", "SCHEMA_VERSION", "SOURCES_DIR", "SourcesError",
-           "default_db_path", "house_rules_dir", "source_files", "sources_digest"]
+           "default_db_path", "house_rules_dir", "source_files", "sources_digest", "registered_source_dirs",
+           "SourceDirs", "stored_source_dirs", "encode_source_dirs"]
 
 from ruleslawyer.errors import SourcesError
 from ruleslawyer.shipped import DATA_DIR
@@ -41,14 +42,37 @@ def house_rules_dir(explicit: str | os.PathLike[str] | None = None) -> Path | No
     return Path(value).expanduser() if value else None
 
 
-def source_files(house_rules: Path | None = None) -> list[tuple[Path, str, bool]]:
+SourceDirs = tuple[tuple[str, Path], ...]
+"""``((ruleset id, folder of its Markdown sources), ...)``, sorted by id."""
+
+
+def registered_source_dirs() -> SourceDirs:
+    """Every installed ruleset's sources folder, from the registry (:mod:`ruleslawyer.registry`)."""
+    from ruleslawyer.registry import rulesets
+
+    return tuple((r.id, Path(r.sources).resolve()) for r in rulesets())
+
+
+def _display(path: Path, ruleset: str) -> str:
+    try:
+        return f"sources/{path.relative_to(SOURCES_DIR).as_posix()}"
+    except ValueError:  # a ruleset package's own sources: its real path, so errors point at it
+        return path.as_posix()
+
+
+def source_files(house_rules: Path | None = None,
+                 source_dirs: SourceDirs | None = None) -> list[tuple[Path, str, bool]]:
     """Every source file as ``(path, display name, is_house_rules)``, in a deterministic order.
+
+    Args:
+        house_rules: the house-rules folder, or None.
+        source_dirs: the rulesets' sources folders; default: every installed ruleset's.
 
     Raises:
         SourcesError: the house-rules folder does not exist.
     """
-    files = [(p, f"sources/{p.relative_to(SOURCES_DIR).as_posix()}", False)
-             for p in sorted(SOURCES_DIR.glob("*/*.md"))]
+    dirs = registered_source_dirs() if source_dirs is None else source_dirs
+    files = [(p, _display(p, rid), False) for rid, d in sorted(dirs) for p in sorted(Path(d).glob("*.md"))]
     if house_rules is not None:
         if not house_rules.is_dir():
             raise SourcesError([f"{house_rules}: house-rules folder does not exist"])
@@ -65,15 +89,15 @@ def _build_inputs() -> list[tuple[Path, str]]:
             + [(p, f"ruleslawyer/rulesdb/{p.name}") for p in sorted(CODE_DIR.glob("*.py"))])
 
 
-def sources_digest(house_rules: Path | None = None) -> str:
+def sources_digest(house_rules: Path | None = None, source_dirs: SourceDirs | None = None) -> str:
     """The database's freshness key: CRC-32 and length of every build input and source file.
 
     Build inputs are the schema, the build code and its data files, so upgrading the kit rebuilds
     the database too. A change detector, not a security check (zlib keeps a cold
     ``ruleslawyer search`` free of the OpenSSL load that hashlib costs).
     """
-    parts = [f"schema-v{SCHEMA_VERSION}"]
-    for path, name in _build_inputs() + [(p, n) for p, n, _ in source_files(house_rules)]:
+    parts = [f"schema-v{SCHEMA_VERSION}"] + [f"ruleset:{rid}" for rid, _ in sorted(source_dirs or ())]
+    for path, name in _build_inputs() + [(p, n) for p, n, _ in source_files(house_rules, source_dirs)]:
         try:
             data = path.read_bytes()
         except OSError as exc:
@@ -81,3 +105,20 @@ def sources_digest(house_rules: Path | None = None) -> str:
         parts.append(f"{name}:{len(data)}:{zlib.crc32(data):08x}")
     joined = "\n".join(parts).encode()
     return f"{zlib.crc32(joined):08x}-{zlib.adler32(joined):08x}-{len(parts)}"
+
+
+def encode_source_dirs(dirs: SourceDirs) -> str:
+    """``dirs`` as the JSON the database's ``meta.source_dirs`` stores."""
+    import json
+
+    return json.dumps([[rid, str(Path(d).resolve())] for rid, d in sorted(dirs)])
+
+
+def stored_source_dirs(meta: dict[str, str]) -> SourceDirs | None:
+    """The sources folders a database was built from (its ``meta.source_dirs``), or None."""
+    import json
+
+    try:
+        return tuple((str(rid), Path(d)) for rid, d in json.loads(meta["source_dirs"]))
+    except (KeyError, ValueError, TypeError):
+        return None
