@@ -13,6 +13,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from ruleslawyer.rulesdb.handle import Rules, RulesLike, resolve_rules
+
 from .base import DiceControls, PanelFrame, cite_html, esc, int_box
 
 __all__ = ["MasteryRoundPanel", "DarkmasterRoundPanel"]
@@ -51,16 +53,19 @@ class MasteryRoundPanel:
     trigger: the condition, AP committed, the phase it occurs in or never), ``unaware`` with ``agility``/``perception`` tiers (Startle).
     ``roster.add_button`` adds; ``roster.remove_button`` / ``roster.clear_button`` edit the list.
     Round controls: ``round_number``, ``startle_dc`` / ``ambush_dc`` (0: not set), ``dice`` (seed, or script ``side: 4`` for the 1d6 side roll and
-    ``startle_agility`` / ``startle_perception``). ``button`` runs the sequence.
+    ``startle_agility`` / ``startle_perception``). ``button`` runs the sequence. ``rules``: the rules database
+    (a :class:`~ruleslawyer.rulesdb.handle.Rules` handle or a path; default database) the engine reads.
 
     Attributes:
         combatants: the :class:`~ruleslawyer.rulesets.mastery.RoundCombatant` list.
         result: the last :class:`~ruleslawyer.rulesets.mastery.SequenceResult` (None if none).
     """
 
-    def __init__(self, combatants: list | None = None, *, seed: int = 7, script: str = "") -> None:
+    def __init__(self, combatants: list | None = None, *, seed: int = 7, script: str = "",
+                 rules: RulesLike = None) -> None:
         from ruleslawyer.rulesets.mastery import Phase, Side
 
+        self.rules = resolve_rules(rules)
         self.name = widgets.Text("", placeholder="name", description="Combatant", layout=widgets.Layout(width="230px"))
         self.side = widgets.Dropdown(options=[s.value for s in Side], value="pcs", description="Side",
                                      layout=widgets.Layout(width="170px"))
@@ -214,6 +219,8 @@ class DarkmasterRoundPanel:
     ``positional`` (Positional Bonus), ``dashing``, ``instant`` (spell). ``roster.add_button`` adds the
     action (creating the combatant the first time the name is used). ``button`` orders the round.
     Declarations the rules refuse are listed with the rule that refuses them (``strict=False``).
+    ``rules``: the rules database (a :class:`~ruleslawyer.rulesdb.handle.Rules` handle or a path; default
+    database) the engine and the length list read.
 
     Attributes:
         roster: ``[{"name", "cmb", "side", "caster_level", "parry", "actions": [...]}]`` (the engine's JSON
@@ -221,9 +228,10 @@ class DarkmasterRoundPanel:
         result: the last :class:`~ruleslawyer.rulesets.darkmaster.SequenceResult` (None if none).
     """
 
-    def __init__(self, roster: list[dict] | None = None) -> None:
+    def __init__(self, roster: list[dict] | None = None, *, rules: RulesLike = None) -> None:
         from ruleslawyer.rulesets.darkmaster import ActionKind, ActionType, Side
 
+        self.rules = resolve_rules(rules)
         self.name = widgets.Text("", placeholder="name", description="Combatant", layout=widgets.Layout(width="230px"))
         self.cmb = int_box("CMB", 0, "120px")
         self.side = widgets.Dropdown(options=[s.value for s in Side], value="player", description="Side",
@@ -236,7 +244,7 @@ class DarkmasterRoundPanel:
                                      layout=widgets.Layout(width="150px"))
         self.kind = widgets.Dropdown(options=[k.value for k in ActionKind], value="melee", description="Kind",
                                      layout=widgets.Layout(width="160px"))
-        self.length = widgets.Dropdown(options=[("—", "")] + [(n, n) for n in _lengths()], value="",
+        self.length = widgets.Dropdown(options=[("—", "")] + [(n, n) for n in _lengths(self.rules)], value="",
                                        description="Weapon length", layout=widgets.Layout(width="230px"), style=_W)
         self.positional = widgets.Checkbox(False, description="Positional Bonus", indent=False,
                                            layout=widgets.Layout(width="140px"))
@@ -313,11 +321,8 @@ class DarkmasterRoundPanel:
     def _show_roster(self) -> None:
         rows = []
         for c in self.roster:
-            acts = "; ".join(
-                f'{a["name"]} ({a["type"]}, {a["kind"]}' + (f', {a["weapon_length"]}' if a.get("weapon_length") else "")
-                + (", Positional Bonus" if a.get("positional_bonus") else "") + (", Dashing" if a.get("dashing") else "")
-                + (", Instant" if a.get("instant") else "") + ")" for a in c["actions"])
-            rows.append([c["name"], c["side"], str(c["cmb"]), acts])
+            acts = "; ".join(f'{a["name"]} ({_action_note(a)})' for a in c.get("actions", []))
+            rows.append([c["name"], c.get("side", "player"), str(c.get("cmb", 0)), acts])
         self.roster_controls.view.value = _roster_html(rows, ["Name", "Side", "CMB", "Actions"])
 
     def run(self) -> None:
@@ -329,7 +334,7 @@ class DarkmasterRoundPanel:
 
         self.result = None
         combatants = [Combatant.from_dict(c, f"combatants[{i}]") for i, c in enumerate(self.roster)]
-        r = sequence_round(combatants, rulings=dict(self.frame.rulings.overrides), strict=False)
+        r = sequence_round(combatants, rulings=dict(self.frame.rulings.overrides), strict=False, rules=self.rules)
         self.result = r
         rows = []
         for ph in r.phases:
@@ -360,13 +365,16 @@ class DarkmasterRoundPanel:
         return self.widget._repr_mimebundle_(**kwargs)
 
 
-def _lengths() -> list[str]:
-    """Melee weapon lengths, shortest first, from the database's weapon-length table."""
-    from ruleslawyer.rulesdb import load_table
+def _action_note(a: dict[str, Any]) -> str:
+    """What the roster shows of an action in the engine's JSON shape (absent keys: the engine's defaults)."""
+    parts = [a.get("type") or "Full", a.get("kind", "other"), a.get("weapon_length"),
+             "Positional Bonus" if a.get("positional_bonus") else None, "Dashing" if a.get("dashing") else None,
+             "Instant" if a.get("instant") else None]
+    return ", ".join(p for p in parts if p)
 
-    try:
-        t = load_table("darkmaster/supplement/tables/weapon-length")
-    except LookupError:
-        return []
-    col = t.columns.index("Length") if "Length" in t.columns else 1
-    return [r.cells[col] for r in t.rows]
+
+def _lengths(rules: Rules) -> list[str]:
+    """Melee weapon lengths, shortest first, from the weapon-length table of ``rules``."""
+    from ruleslawyer.rulesets.darkmaster import _tables
+
+    return [row.name for row in _tables.lengths(rules)]

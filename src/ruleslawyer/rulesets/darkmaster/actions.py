@@ -21,6 +21,7 @@ from enum import StrEnum
 from typing import Any
 
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, resolve_ruling
 
 from . import _tables, ids, rulings as _r
@@ -256,8 +257,10 @@ def _int(v, fld, low=None, high=None) -> int:
     return v
 
 
-def check_input(combatants: Sequence[Combatant]) -> None:
+def check_input(combatants: Sequence[Combatant], rules: Rules | None = None) -> None:
     """Validate the types and ranges of every field (not the rules), naming the field.
+
+    Weapon lengths are read from the ``weapon-length`` table of ``rules`` (default database).
 
     Raises:
         RulesInputError: e.g. ``combatants[0].cmb`` not a whole number, a repeated name.
@@ -265,7 +268,8 @@ def check_input(combatants: Sequence[Combatant]) -> None:
     if not combatants:
         raise RulesInputError("combatants", "give at least one combatant")
     names = set()
-    lengths = {l.name.lower() for l in _tables.lengths()} | {l.example.lower() for l in _tables.lengths()}
+    rows = _tables.lengths(rules)
+    lengths = {l.name.lower() for l in rows} | {l.example.lower() for l in rows}
     for i, c in enumerate(combatants):
         f = f"combatants[{i}]"
         if not isinstance(c.name, str) or not c.name.strip():
@@ -299,10 +303,10 @@ def check_input(combatants: Sequence[Combatant]) -> None:
             if a.kind is ActionKind.MELEE:
                 if a.weapon_length is None:
                     raise RulesInputError(f"{af}.weapon_length", "a melee action needs its weapon length; allowed: "
-                                          + ", ".join(l.name for l in _tables.lengths()))
+                                          + ", ".join(l.name for l in rows))
                 if not isinstance(a.weapon_length, str) or a.weapon_length.strip().lower() not in lengths:
                     raise RulesInputError(f"{af}.weapon_length", f"unknown weapon length {a.weapon_length!r}; allowed: "
-                                          + ", ".join(l.name for l in _tables.lengths()))
+                                          + ", ".join(l.name for l in rows))
             elif melee_only:
                 raise RulesInputError(f"{af}.{melee_only[0]}", "only a melee action has a weapon length, a "
                                                                "Positional Bonus or a Dashing Attack")
@@ -321,19 +325,25 @@ def _full_action_kind(a: Action) -> str | None:
     return None
 
 
-def _type_row(t: ActionType) -> str:
-    return _tables.action_types()[t.value].unit_id
+def _type_row(t: ActionType, rules: Rules) -> str:
+    return _tables.action_types(rules)[t.value].unit_id
 
 
-def check_declarations(combatants: Sequence[Combatant], overrides: Mapping[str, str] | None = None
-                       ) -> tuple[list[Declared], list[Refusal], list[Step]]:
+def check_declarations(combatants: Sequence[Combatant], overrides: Mapping[str, str] | None = None, *,
+                       rules: Rules | None = None) -> tuple[list[Declared], list[Refusal], list[Step]]:
     """Apply the action rules to every character's declarations.
+
+    Args:
+        combatants: the characters and their declared actions.
+        overrides: ruling overrides (``darkmaster.*``).
+        rules: the rules database whose tables apply (default database).
 
     Returns:
         ``(accepted, refusals, steps)``: the accepted actions with penalties, every refusal (field,
         rule, message), and one trace step per character.
     """
-    check_input(combatants)
+    rules = resolve_rules(rules)
+    check_input(combatants, rules)
     combos = resolve_ruling(_r.ACTION_COMBINATIONS.id, overrides)
     accepted: list[Declared] = []
     refusals: list[Refusal] = []
@@ -366,7 +376,7 @@ def check_declarations(combatants: Sequence[Combatant], overrides: Mapping[str, 
         if c.assessment is not None:
             free_used = 1
             notes.append(Step.of(StepKind.RULE, "The Assessment Roll is this Round's Free Action",
-                                 cites=[ids.FREE, ids.ASSESSMENT, Citation(_type_row(ActionType.FREE), "Free row")]))
+                                 cites=[ids.FREE, ids.ASSESSMENT, Citation(_type_row(ActionType.FREE, rules), "Free row")]))
         counts: dict[int, ActionType] = {}
         for j in ok_idx:
             a = c.actions[j]
@@ -385,7 +395,7 @@ def check_declarations(combatants: Sequence[Combatant], overrides: Mapping[str, 
                     counts[j] = ActionType.HALF
                     notes.append(Step.of(StepKind.RULE, f"{a.name!r} counts as a Half Action", value="Half",
                                          detail="only one Free Action per Round",
-                                         cites=[ids.FREE, Citation(_type_row(ActionType.FREE), "Free row")]))
+                                         cites=[ids.FREE, Citation(_type_row(ActionType.FREE, rules), "Free row")]))
                 else:
                     counts[j] = ActionType.FREE
                 free_used += 1
@@ -427,7 +437,7 @@ def check_declarations(combatants: Sequence[Combatant], overrides: Mapping[str, 
             t = counts[j]
             pen = 0
             children = [Step.of(StepKind.RULE, f"{t.value} Action", value=t.value,
-                                cites=[Citation(_type_row(t), f"{t.value} row"),
+                                cites=[Citation(_type_row(t, rules), f"{t.value} row"),
                                        {ActionType.FULL: ids.FULL, ActionType.HALF: ids.HALF,
                                         ActionType.FREE: ids.FREE}[t]])]
             if a.multi_round:

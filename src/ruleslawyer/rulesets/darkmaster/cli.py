@@ -25,7 +25,7 @@ def _sequence(args: argparse.Namespace) -> int:
 
     data = engines.read_object(args.input)
     rulings = merge_overrides(data.get("rulings"), getattr(args, "rulings", None))
-    result = sequence_round(SequenceInput.from_dict(data), rulings=rulings)
+    result = sequence_round(SequenceInput.from_dict(data), rulings=rulings, rules=args.rules)
     if args.json:
         print_json(result)
     else:

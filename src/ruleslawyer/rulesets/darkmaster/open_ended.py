@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ruleslawyer.dice import Dice, d100_label, explosion_cap
+from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.tables import roll_table
 from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, TracedResult, resolve_ruling
 
@@ -43,8 +44,9 @@ def _kind(row) -> str | None:
     return "low" if text.startswith("low") else "high" if text.startswith("high") else None
 
 
-def roll_open_ended(dice: Dice, slot: str = "cmb", rulings: Mapping[str, str] | None = None) -> OpenEndedRoll:
-    """Roll an open-ended d100 from ``slot``.
+def roll_open_ended(dice: Dice, slot: str = "cmb", rulings: Mapping[str, str] | None = None, *,
+                    rules: Rules | None = None) -> OpenEndedRoll:
+    """Roll an open-ended d100 from ``slot`` on the ``open-ended-d100`` table of ``rules`` (default database).
 
     Examples (scripted): 97, 98, 12 -> 97 + 98 + 12 = 207; 03, 45 -> 3 − 45 = −42;
     03, 97, 20 -> 3 − 97 − 20 = −114 (``repeat-on-96``) or 3 − 97 = −94 (``once``).
@@ -52,7 +54,7 @@ def roll_open_ended(dice: Dice, slot: str = "cmb", rulings: Mapping[str, str] | 
     Raises:
         DiceScriptError: a scripted slot ran out or holds an impossible face.
     """
-    t = _tables.table("open_ended")
+    t = _tables.table("open_ended", resolve_rules(rules))
     first = roll_table(t, dice=dice, slot=slot)
     row = first.row
     end = _kind(row)

@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, TracedResult, check_overrides, resolve_ruling
 
 from . import _tables, ids, rulings as _r
@@ -142,30 +143,42 @@ def _phase_count(phase: Phase, n: int) -> str:
     return f"{n} action{'s' if n != 1 else ''}"
 
 
-def _length_row(text: str) -> _tables.LengthRow:
+def _length_row(text: str, rules: Rules) -> _tables.LengthRow:
     t = text.strip().lower() if isinstance(text, str) else None
-    for row in _tables.lengths():
+    for row in _tables.lengths(rules):
         if row.name.lower() == t or row.example.lower() == t:
             return row
     # check_input has validated an action's length; effective_length() is also public
     raise RulesInputError("weapon_length", f"unknown weapon length {text!r}; allowed: "
-                                           + ", ".join(f"{r.name} ({r.example})" for r in _tables.lengths()))
+                                           + ", ".join(f"{r.name} ({r.example})" for r in _tables.lengths(rules)))
 
 
 def effective_length(weapon_length: str, positional_bonus: bool = False, dashing: bool = False,
-                     overrides: Mapping[str, str] | None = None) -> tuple[int, str, str, list[Citation | str], list[RulingUse]]:
+                     overrides: Mapping[str, str] | None = None, *, rules: Rules | None = None
+                     ) -> tuple[int, str, str, list[Citation | str], list[RulingUse]]:
     """The length a melee attack is ordered by.
 
     A Positional Bonus and a Dashing Attack each make the weapon one step longer for attack order
     (``melee-phase#3``, ``#4``): a longsword (Long) with a Positional Bonus attacks as Longest; a handaxe
     (Short) as Long.
 
+    Args:
+        weapon_length: a length (Hand, Short, Long, Longest) or a weapon the ``weapon-length`` table names.
+        positional_bonus: the attacker has a Positional Bonus.
+        dashing: a Dashing Attack.
+        overrides: ruling overrides (``darkmaster.*``).
+        rules: the rules database whose ``weapon-length`` table applies (default database).
+
     Returns:
         ``(rank, name, explanation, cites, rulings)``; rank is the table step (higher attacks first; above
         Longest only under ``darkmaster.length-past-longest = ahead-of-longest``).
+
+    Raises:
+        RulesInputError: ``weapon_length`` is not in the table (field ``weapon_length``).
     """
-    rows = _tables.lengths()
-    base = _length_row(weapon_length)
+    rules = resolve_rules(rules)
+    rows = _tables.lengths(rules)
+    base = _length_row(weapon_length, rules)
     uses = [resolve_ruling(_r.WEAPON_LENGTHS.id, overrides)]
     cites: list[Citation | str] = [ids.MELEE, Citation(base.row.unit_id, f"{base.name} is step {base.step}")]
     steps = int(bool(positional_bonus)) + int(bool(dashing))
@@ -205,7 +218,7 @@ def _dense(keys: list[tuple]) -> list[int]:
 
 
 def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: Mapping[str, str] | None = None,
-                   strict: bool = True) -> SequenceResult:
+                   strict: bool = True, rules: Rules | None = None) -> SequenceResult:
     """Order a Round through the Tactical Round Sequence.
 
     Args:
@@ -213,6 +226,8 @@ def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: 
         rulings: ruling overrides (``darkmaster.*``).
         strict: raise on a refused declaration (default); with False, refused actions are left out and
             listed in ``refusals``.
+        rules: the rules database whose tables (``trs-phases``, ``weapon-length``, ``action-types``)
+            apply (default database).
 
     Returns:
         A :class:`SequenceResult`.
@@ -227,7 +242,8 @@ def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: 
     combatants = tuple(combatants)
     overrides = dict(rulings or {})
     check_overrides(overrides, "darkmaster")
-    accepted, refusals, check_steps = check_declarations(combatants, overrides)
+    rules = resolve_rules(rules)
+    accepted, refusals, check_steps = check_declarations(combatants, overrides, rules=rules)
     if refusals and strict:
         raise DeclarationError(refusals)
     by_name = {c.name: c for c in combatants}
@@ -252,7 +268,7 @@ def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: 
             continue
         if d.counts_as is ActionType.FREE:
             any_time.append(Placement(None, 0, d.combatant, a.name, "Free Action: any time during the Round",
-                                      d.penalty, None, (ids.FREE, _tables.action_types()["Free"].unit_id)))
+                                      d.penalty, None, (ids.FREE, _tables.action_types(rules)["Free"].unit_id)))
             continue
         kind = ActionKind(a.kind)
         uses: list[RulingUse] = []
@@ -283,7 +299,8 @@ def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: 
             key = (cmb(d),)
             why += f"; CMB {cmb(d)}"
         elif kind is ActionKind.MELEE:
-            rank, length, lwhy, lcites, luses = effective_length(a.weapon_length, a.positional_bonus, a.dashing, overrides)
+            rank, length, lwhy, lcites, luses = effective_length(a.weapon_length, a.positional_bonus, a.dashing, overrides,
+                                                                 rules=rules)
             phase, key = Phase.MELEE, (rank, cmb(d))
             why = f"{lwhy}; CMB {cmb(d)}"
             cites, uses = [*lcites, ids.MELEE_ORDER], luses
@@ -298,7 +315,7 @@ def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: 
             why = "Half Action in its Phase: " + why
         buckets[phase].append((d, why, cites, uses, key, length))
 
-    phase_rows = {p.name: p for p in _tables.phases()}
+    phase_rows = {p.name: p for p in _tables.phases(rules)}
     results: list[PhaseResult] = []
     skipped: list[Phase] = []
     phase_steps: list[Step] = []
