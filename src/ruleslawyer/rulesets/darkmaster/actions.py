@@ -257,6 +257,11 @@ def _int(v, fld, low=None, high=None) -> int:
     return v
 
 
+_FLAGS = ("positional_bonus", "dashing", "instant", "reloaded_before", "thrown_in_hand", "readied", "interrupted",
+          "continuing")
+_MELEE_ONLY = ("weapon_length", "positional_bonus", "dashing")
+
+
 def check_input(combatants: Sequence[Combatant], rules: Rules | None = None) -> None:
     """Validate the types and ranges of every field (not the rules), naming the field.
 
@@ -267,49 +272,53 @@ def check_input(combatants: Sequence[Combatant], rules: Rules | None = None) -> 
     """
     if not combatants:
         raise RulesInputError("combatants", "give at least one combatant")
-    names = set()
-    rows = _tables.lengths(rules)
-    lengths = {l.name.lower() for l in rows} | {l.example.lower() for l in rows}
+    rows = _tables.lengths(resolve_rules(rules))
+    names: set[str] = set()
     for i, c in enumerate(combatants):
-        f = f"combatants[{i}]"
-        if not isinstance(c.name, str) or not c.name.strip():
-            raise RulesInputError(f"{f}.name", "every combatant needs a name")
-        if c.name in names:
-            raise RulesInputError(f"{f}.name", f"the name {c.name!r} is used twice")
-        names.add(c.name)
-        _int(c.cmb, f"{f}.cmb", -MAX_CMB, MAX_CMB)
-        _int(c.caster_level, f"{f}.caster_level", 0)
-        _int(c.spell_casting_bonus, f"{f}.spell_casting_bonus", -MAX_CMB, MAX_CMB)
-        _int(c.parry, f"{f}.parry", 0)
-        if not isinstance(c.actions, (list, tuple)) or not all(isinstance(a, Action) for a in c.actions):
-            raise RulesInputError(f"{f}.actions", f"must be a list of actions, got {c.actions!r}")
-        for j, a in enumerate(c.actions):
-            af = f"{f}.actions[{j}]"
-            _enum(ActionType, a.type, f"{af}.type")
-            _enum(ActionKind, a.kind, f"{af}.kind")
-            if not isinstance(a.name, str) or not a.name.strip():
-                raise RulesInputError(f"{af}.name", "every action needs a name")
-            if a.rounds is not None:
-                _int(a.rounds, f"{af}.rounds", 1)
-            _int(a.round, f"{af}.round", 1, a.duration)
-            _int(a.prepared_rounds, f"{af}.prepared_rounds", 0)
-            for k in ("positional_bonus", "dashing", "instant", "reloaded_before", "thrown_in_hand", "readied",
-                      "interrupted", "continuing"):
-                if not isinstance(getattr(a, k), bool):
-                    raise RulesInputError(f"{af}.{k}", f"must be true or false, got {getattr(a, k)!r}")
-            if not isinstance(a.name, str) or not a.name.strip():
-                raise RulesInputError(f"{af}.name", "every action needs a name")
-            melee_only = [k for k in ("weapon_length", "positional_bonus", "dashing") if getattr(a, k)]
-            if a.kind is ActionKind.MELEE:
-                if a.weapon_length is None:
-                    raise RulesInputError(f"{af}.weapon_length", "a melee action needs its weapon length; allowed: "
-                                          + ", ".join(l.name for l in rows))
-                if not isinstance(a.weapon_length, str) or a.weapon_length.strip().lower() not in lengths:
-                    raise RulesInputError(f"{af}.weapon_length", f"unknown weapon length {a.weapon_length!r}; allowed: "
-                                          + ", ".join(l.name for l in rows))
-            elif melee_only:
-                raise RulesInputError(f"{af}.{melee_only[0]}", "only a melee action has a weapon length, a "
-                                                               "Positional Bonus or a Dashing Attack")
+        _check_combatant(c, f"combatants[{i}]", names, rows)
+
+
+def _check_combatant(c: Combatant, f: str, names: set[str], rows: Sequence[_tables.LengthRow]) -> None:
+    """One combatant's fields (``names``: the names seen so far, updated)."""
+    if not isinstance(c.name, str) or not c.name.strip():
+        raise RulesInputError(f"{f}.name", "every combatant needs a name")
+    if c.name in names:
+        raise RulesInputError(f"{f}.name", f"the name {c.name!r} is used twice")
+    names.add(c.name)
+    _int(c.cmb, f"{f}.cmb", -MAX_CMB, MAX_CMB)
+    _int(c.caster_level, f"{f}.caster_level", 0)
+    _int(c.spell_casting_bonus, f"{f}.spell_casting_bonus", -MAX_CMB, MAX_CMB)
+    _int(c.parry, f"{f}.parry", 0)
+    if not isinstance(c.actions, (list, tuple)) or not all(isinstance(a, Action) for a in c.actions):
+        raise RulesInputError(f"{f}.actions", f"must be a list of actions, got {c.actions!r}")
+    for j, a in enumerate(c.actions):
+        _check_action(a, f"{f}.actions[{j}]", rows)
+
+
+def _check_action(a: Action, af: str, rows: Sequence[_tables.LengthRow]) -> None:
+    """One action's fields; a melee action's length must be in the ``weapon-length`` table (``rows``)."""
+    _enum(ActionType, a.type, f"{af}.type")
+    _enum(ActionKind, a.kind, f"{af}.kind")
+    if not isinstance(a.name, str) or not a.name.strip():
+        raise RulesInputError(f"{af}.name", "every action needs a name")
+    if a.rounds is not None:
+        _int(a.rounds, f"{af}.rounds", 1)
+    _int(a.round, f"{af}.round", 1, a.duration)
+    _int(a.prepared_rounds, f"{af}.prepared_rounds", 0)
+    for k in _FLAGS:
+        if not isinstance(getattr(a, k), bool):
+            raise RulesInputError(f"{af}.{k}", f"must be true or false, got {getattr(a, k)!r}")
+    melee_only = [k for k in _MELEE_ONLY if getattr(a, k)]
+    if a.kind is ActionKind.MELEE:
+        allowed = "; allowed: " + ", ".join(l.name for l in rows)
+        known = {l.name.lower() for l in rows} | {l.example.lower() for l in rows}
+        if a.weapon_length is None:
+            raise RulesInputError(f"{af}.weapon_length", "a melee action needs its weapon length" + allowed)
+        if not isinstance(a.weapon_length, str) or a.weapon_length.strip().lower() not in known:
+            raise RulesInputError(f"{af}.weapon_length", f"unknown weapon length {a.weapon_length!r}" + allowed)
+    elif melee_only:
+        raise RulesInputError(f"{af}.{melee_only[0]}", "only a melee action has a weapon length, a "
+                                                       "Positional Bonus or a Dashing Attack")
 
 
 def _full_action_kind(a: Action) -> str | None:
@@ -325,13 +334,186 @@ def _full_action_kind(a: Action) -> str | None:
     return None
 
 
+_TYPE_CITE = {ActionType.FULL: ids.FULL, ActionType.HALF: ids.HALF, ActionType.FREE: ids.FREE}
+
+
+@dataclass
+class _Sheet:
+    """One character's declarations while the stages check them (internal, mutable).
+
+    Attributes:
+        c: the character; f: its input field prefix; rules / overrides: as given to the check.
+        open: indexes of actions still standing (not refused by the Assessment stage).
+        counts: index -> the type the action counts as.
+        refusals / notes: what the stages refused and the trace steps they explain it with.
+    """
+
+    c: Combatant
+    f: str
+    rules: Rules
+    overrides: Mapping[str, str] | None
+    open: list[int] = field(default_factory=list)
+    counts: dict[int, ActionType] = field(default_factory=dict)
+    refusals: list[Refusal] = field(default_factory=list)
+    notes: list[Step] = field(default_factory=list)
+
+    def refuse(self, suffix: str, rule_id: str, message: str, ruling: RulingUse | None = None) -> None:
+        self.refusals.append(Refusal(f"{self.f}{suffix}", rule_id, message, ruling))
+
+    def of_type(self, t: ActionType) -> list[int]:
+        return [j for j, u in self.counts.items() if u is t]
+
+    @property
+    def multi(self) -> list[int]:
+        return [j for j in self.counts if self.c.actions[j].multi_round]
+
+    def type_cite(self, t: ActionType) -> Citation:
+        return Citation(_type_row(t, self.rules), f"{t.value} row")
+
+
 def _type_row(t: ActionType, rules: Rules) -> str:
     return _tables.action_types(rules)[t.value].unit_id
 
 
+def _assessment_stage(s: _Sheet) -> None:
+    """A failed Assessment Roll: nothing new may be declared, a Parry is at most half the CMB
+    (``assessment-phase#3``); any Assessment Roll is the Round's Free Action (``action-types#4``)."""
+    c = s.c
+    failed = c.assessment is Assessment.FAILED
+    for j, a in enumerate(c.actions):
+        if failed and not (a.continuing or (a.multi_round and a.round > 1)):
+            s.refuse(f".actions[{j}]", ids.ASSESSMENT_FAILED, f"{c.name} failed the Assessment Roll and cannot "
+                     f"declare new actions ({a.name!r}); only continuing last Round's action or a Parry")
+        else:
+            s.open.append(j)
+    if failed:
+        use = resolve_ruling(_r.HALF_CMB_ROUNDING.id, s.overrides)
+        limit = (math.floor if use.answer == "down" else math.ceil)(max(c.cmb, 0) / 2)
+        if c.parry > limit:
+            s.refuse(".parry", ids.ASSESSMENT_FAILED, f"after a failed Assessment Roll {c.name} may Parry with at "
+                     f"most half the CMB: {limit}, not {c.parry}", use)
+        else:
+            s.notes.append(Step.of(StepKind.RULE, f"Failed Assessment Roll: Parry up to {limit}", value=limit,
+                                   cites=[ids.ASSESSMENT_FAILED], rulings=[use]))
+    if c.assessment is not None:
+        s.notes.append(Step.of(StepKind.RULE, "The Assessment Roll is this Round's Free Action",
+                               cites=[ids.FREE, ids.ASSESSMENT, s.type_cite(ActionType.FREE)]))
+
+
+def _action_type_stage(s: _Sheet) -> None:
+    """The type each standing action counts as: attacks and non-instant Spells must be Full
+    (``action-types#2``); a Multi-Round Action counts as Full (``multi-round-actions#1``); one Free Action
+    a Round, further ones count as Half (``action-types#4``)."""
+    free_used = 1 if s.c.assessment is not None else 0
+    for j in s.open:
+        a = s.c.actions[j]
+        t = ActionType(a.type)
+        if a.multi_round:
+            s.counts[j] = ActionType.FULL
+            continue
+        full_kind = _full_action_kind(a)
+        if full_kind and t is not ActionType.FULL:
+            s.refuse(f".actions[{j}].type", ids.FULL, f"{a.name!r} is {full_kind}, which the rules give as a Full "
+                     f"Action; declare it as Full, not {t.value}")
+            continue
+        if t is ActionType.FREE:
+            free_used += 1
+            if free_used > 1:
+                t = ActionType.HALF
+                s.notes.append(Step.of(StepKind.RULE, f"{a.name!r} counts as a Half Action", value="Half",
+                                       detail="only one Free Action per Round",
+                                       cites=[ids.FREE, s.type_cite(ActionType.FREE)]))
+        s.counts[j] = t
+
+
+def _combination_stage(s: _Sheet, combos: RulingUse) -> None:
+    """One Full Action a Round (``action-types#2``); a Multi-Round Action only with Free Actions
+    (``multi-round-actions#1``); the combinations the chapter breaks off before (ruling
+    ``darkmaster.action-combinations``, ``combining-actions#1``)."""
+    c, fulls, halves, multi = s.c, s.of_type(ActionType.FULL), s.of_type(ActionType.HALF), s.multi
+    if multi:
+        for j in sorted(fulls + halves):
+            if j != multi[0]:
+                s.refuse(f".actions[{j}]", ids.MULTI_ROUND, f"{c.actions[multi[0]].name!r} is a Multi-Round Action "
+                         f"and combines only with Free Actions, not with {c.actions[j].name!r}")
+        return
+    for j in fulls[1:]:
+        s.refuse(f".actions[{j}]", ids.FULL, f"{c.name} already has a Full Action ({c.actions[fulls[0]].name!r}); "
+                 "a character performs a single Full Action per Round")
+    limit_halves = 1 if fulls else 2
+    if combos.answer == "full-half-or-two-halves" and len(halves) > limit_halves:
+        for j in halves[limit_halves:]:
+            s.refuse(f".actions[{j}]", ids.COMBINING, f"{c.name} may take one Full Action, a Full and a Half "
+                     f"Action, or two Half Actions (plus one Free); {a_names(c, fulls[:1] + halves)} is too many",
+                     combos)
+
+
+def _parry_stage(s: _Sheet) -> None:
+    """A Dashing Attack rules out a Parry in the same Round (``melee-phase#4``)."""
+    for j in s.open:
+        a = s.c.actions[j]
+        if a.kind is ActionKind.MELEE and a.dashing and s.c.parry > 0:
+            s.refuse(".parry", ids.DASHING, f"{s.c.name} makes a Dashing Attack and cannot Parry in the same "
+                                            "Round: all CMB goes into the attack")
+
+
+def _penalty_stage(s: _Sheet) -> list[Declared]:
+    """The accepted actions with this Round's penalties: -20 to both of a Half and a Full Action
+    (``action-types#3``), -30 for a Dashing Attack (``melee-phase#4``); an interrupted Multi-Round Action
+    is lost (``multi-round-actions#1``)."""
+    fulls, halves = s.of_type(ActionType.FULL), s.of_type(ActionType.HALF)
+    refused = {r.field.removesuffix(".type") for r in s.refusals}
+    kept = [j for j in s.open if f"{s.f}.actions[{j}]" not in refused]
+    pair_penalty = (bool(fulls) and bool(halves) and not s.multi and any(j in kept for j in fulls)
+                    and any(j in kept for j in halves))
+    accepted = [_declared(s, j, pair_penalty) for j in kept]
+    if not pair_penalty and len(halves) == 2 and not fulls:
+        s.notes.append(Step.of(StepKind.RULE, "Two Half Actions: no penalty", value=0, cites=[ids.HALF]))
+    return accepted
+
+
+def _declared(s: _Sheet, j: int, pair_penalty: bool) -> Declared:
+    """Action ``j`` of the sheet, accepted: its type, penalties and whether it is lost, with the steps."""
+    a, t = s.c.actions[j], s.counts[j]
+    pen = 0
+    children = [Step.of(StepKind.RULE, f"{t.value} Action", value=t.value, cites=[s.type_cite(t), _TYPE_CITE[t]])]
+    if a.multi_round:
+        children.append(Step.of(StepKind.RULE, f"Multi-Round Action: Round {a.round} of {a.duration}",
+                                value=a.duration, detail="an uninterrupted sequence of Full Actions",
+                                cites=[ids.MULTI_ROUND]))
+    if pair_penalty and t in (ActionType.FULL, ActionType.HALF):
+        pen += FULL_HALF_PENALTY
+        children.append(Step.of(StepKind.MODIFIER, "Half with Full Action", value=FULL_HALF_PENALTY,
+                                detail="both suffer -20 to any roll involved", cites=[ids.HALF]))
+    if a.kind is ActionKind.MELEE and a.dashing:
+        pen += DASHING_PENALTY
+        children.append(Step.of(StepKind.MODIFIER, "Dashing Attack", value=DASHING_PENALTY,
+                                detail="-30 CMB; no Parry this Round", cites=[ids.DASHING]))
+    lost = a.multi_round and a.interrupted
+    if lost:
+        children.append(Step.of(StepKind.RULE, "Interrupted: the Multi-Round Action is lost", value=True,
+                                detail="the character must start over", cites=[ids.MULTI_ROUND]))
+    return Declared(s.c.name, j, a, t, pen, lost, Step.of(StepKind.RULE, f"{s.c.name}: {a.name}", value=pen,
+                                                          detail=f"penalty {pen}" if pen else "", children=children))
+
+
+def _summary_step(s: _Sheet, accepted: Sequence[Declared], combos: RulingUse) -> Step:
+    """The character's declarations step: how many were accepted, the notes and every refusal."""
+    return Step.of(StepKind.RULE, f"{s.c.name}: declarations checked", value=f"{len(accepted)} accepted",
+                   detail=f"{len(s.refusals)} refused" if s.refusals else "all allowed",
+                   cites=[ids.ACTION_TYPES, ids.COMBINING], rulings=[combos],
+                   children=[*s.notes, *(Step.of(StepKind.ERROR, f"Refused: {r.message}", value=r.field,
+                                                 cites=[r.rule_id], rulings=[r.ruling] if r.ruling else [])
+                                         for r in s.refusals)])
+
+
 def check_declarations(combatants: Sequence[Combatant], overrides: Mapping[str, str] | None = None, *,
                        rules: Rules | None = None) -> tuple[list[Declared], list[Refusal], list[Step]]:
-    """Apply the action rules to every character's declarations.
+    """Apply the action rules to every character's declarations (``darkmaster/combat/action-types``).
+
+    Each character goes through the stages in turn: the Assessment Roll (``assessment-phase#3``), the
+    type each action counts as (``action-types#2``-``#4``), the combinations (``combining-actions#1``,
+    ``multi-round-actions#1``), the Parry (``melee-phase#4``) and the penalties.
 
     Args:
         combatants: the characters and their declared actions.
@@ -341,6 +523,9 @@ def check_declarations(combatants: Sequence[Combatant], overrides: Mapping[str, 
     Returns:
         ``(accepted, refusals, steps)``: the accepted actions with penalties, every refusal (field,
         rule, message), and one trace step per character.
+
+    Raises:
+        RulesInputError: a field of the wrong type or out of range (:func:`check_input`).
     """
     rules = resolve_rules(rules)
     check_input(combatants, rules)
@@ -349,125 +534,15 @@ def check_declarations(combatants: Sequence[Combatant], overrides: Mapping[str, 
     refusals: list[Refusal] = []
     steps: list[Step] = []
     for i, c in enumerate(combatants):
-        f = f"combatants[{i}]"
-        mine: list[Refusal] = []
-        notes: list[Step] = []
-        failed = c.assessment is Assessment.FAILED
-        # a failed Assessment Roll: nothing new, Parry at most half the CMB
-        ok_idx = []
-        for j, a in enumerate(c.actions):
-            if failed and not (a.continuing or (a.multi_round and a.round > 1)):
-                mine.append(Refusal(f"{f}.actions[{j}]", ids.ASSESSMENT_FAILED,
-                                    f"{c.name} failed the Assessment Roll and cannot declare new actions "
-                                    f"({a.name!r}); only continuing last Round's action or a Parry"))
-            else:
-                ok_idx.append(j)
-        if failed:
-            use = resolve_ruling(_r.HALF_CMB_ROUNDING.id, overrides)
-            limit = (math.floor if use.answer == "down" else math.ceil)(max(c.cmb, 0) / 2)
-            if c.parry > limit:
-                mine.append(Refusal(f"{f}.parry", ids.ASSESSMENT_FAILED, f"after a failed Assessment Roll "
-                                    f"{c.name} may Parry with at most half the CMB: {limit}, not {c.parry}", use))
-            else:
-                notes.append(Step.of(StepKind.RULE, f"Failed Assessment Roll: Parry up to {limit}", value=limit,
-                                     cites=[ids.ASSESSMENT_FAILED], rulings=[use]))
-        # Free Actions: the first is free, the rest count as Half
-        free_used = 0
-        if c.assessment is not None:
-            free_used = 1
-            notes.append(Step.of(StepKind.RULE, "The Assessment Roll is this Round's Free Action",
-                                 cites=[ids.FREE, ids.ASSESSMENT, Citation(_type_row(ActionType.FREE, rules), "Free row")]))
-        counts: dict[int, ActionType] = {}
-        for j in ok_idx:
-            a = c.actions[j]
-            t = ActionType(a.type)
-            if a.multi_round:
-                counts[j] = ActionType.FULL
-                continue
-            full_kind = _full_action_kind(a)
-            if full_kind and t is not ActionType.FULL:
-                mine.append(Refusal(f"{f}.actions[{j}].type", ids.FULL,
-                                    f"{a.name!r} is {full_kind}, which the rules give as a Full Action; declare it "
-                                    f"as Full, not {t.value}"))
-                continue
-            if t is ActionType.FREE:
-                if free_used >= 1:
-                    counts[j] = ActionType.HALF
-                    notes.append(Step.of(StepKind.RULE, f"{a.name!r} counts as a Half Action", value="Half",
-                                         detail="only one Free Action per Round",
-                                         cites=[ids.FREE, Citation(_type_row(ActionType.FREE, rules), "Free row")]))
-                else:
-                    counts[j] = ActionType.FREE
-                free_used += 1
-            else:
-                counts[j] = t
-        fulls = [j for j, t in counts.items() if t is ActionType.FULL]
-        halves = [j for j, t in counts.items() if t is ActionType.HALF]
-        multi = [j for j in counts if c.actions[j].multi_round]
-        if multi:
-            for j in sorted(fulls + halves):
-                if j != multi[0]:
-                    mine.append(Refusal(f"{f}.actions[{j}]", ids.MULTI_ROUND,
-                                        f"{c.actions[multi[0]].name!r} is a Multi-Round Action and combines only "
-                                        f"with Free Actions, not with {c.actions[j].name!r}"))
-        else:
-            for j in fulls[1:]:
-                mine.append(Refusal(f"{f}.actions[{j}]", ids.FULL, f"{c.name} already has a Full Action "
-                                    f"({c.actions[fulls[0]].name!r}); a character performs a single Full Action "
-                                    "per Round"))
-            limit_halves = 1 if fulls else 2
-            if combos.answer == "full-half-or-two-halves" and len(halves) > limit_halves:
-                for j in halves[limit_halves:]:
-                    mine.append(Refusal(f"{f}.actions[{j}]", ids.COMBINING,
-                                        f"{c.name} may take one Full Action, a Full and a Half Action, or two Half "
-                                        f"Actions (plus one Free); {a_names(c, fulls[:1] + halves)} is too many",
-                                        combos))
-        # Dashing Attack: no Parry
-        for j in ok_idx:
-            a = c.actions[j]
-            if a.kind is ActionKind.MELEE and a.dashing and c.parry > 0:
-                mine.append(Refusal(f"{f}.parry", ids.DASHING, f"{c.name} makes a Dashing Attack and cannot Parry "
-                                                               "in the same Round: all CMB goes into the attack"))
-        refused = {r.field.removesuffix(".type") for r in mine}
-        full_half = bool(fulls) and bool(halves) and not multi
-        kept = [j for j in ok_idx if f"{f}.actions[{j}]" not in refused]
-        pair_penalty = full_half and any(j in kept for j in fulls) and any(j in kept for j in halves)
-        for j in kept:
-            a = c.actions[j]
-            t = counts[j]
-            pen = 0
-            children = [Step.of(StepKind.RULE, f"{t.value} Action", value=t.value,
-                                cites=[Citation(_type_row(t, rules), f"{t.value} row"),
-                                       {ActionType.FULL: ids.FULL, ActionType.HALF: ids.HALF,
-                                        ActionType.FREE: ids.FREE}[t]])]
-            if a.multi_round:
-                children.append(Step.of(StepKind.RULE, f"Multi-Round Action: Round {a.round} of {a.duration}",
-                                        value=a.duration, detail="an uninterrupted sequence of Full Actions",
-                                        cites=[ids.MULTI_ROUND]))
-            if pair_penalty and t in (ActionType.FULL, ActionType.HALF):
-                pen += FULL_HALF_PENALTY
-                children.append(Step.of(StepKind.MODIFIER, "Half with Full Action", value=FULL_HALF_PENALTY,
-                                        detail="both suffer -20 to any roll involved", cites=[ids.HALF]))
-            if a.kind is ActionKind.MELEE and a.dashing:
-                pen += DASHING_PENALTY
-                children.append(Step.of(StepKind.MODIFIER, "Dashing Attack", value=DASHING_PENALTY,
-                                        detail="-30 CMB; no Parry this Round", cites=[ids.DASHING]))
-            lost = a.multi_round and a.interrupted
-            if lost:
-                children.append(Step.of(StepKind.RULE, "Interrupted: the Multi-Round Action is lost", value=True,
-                                        detail="the character must start over", cites=[ids.MULTI_ROUND]))
-            accepted.append(Declared(c.name, j, a, t, pen, lost,
-                                     Step.of(StepKind.RULE, f"{c.name}: {a.name}", value=pen, detail=f"penalty {pen}"
-                                             if pen else "", children=children)))
-        if not pair_penalty and len(halves) == 2 and not fulls:
-            notes.append(Step.of(StepKind.RULE, "Two Half Actions: no penalty", value=0, cites=[ids.HALF]))
-        refusals += mine
-        steps.append(Step.of(StepKind.RULE, f"{c.name}: declarations checked", value=f"{len(kept)} accepted",
-                             detail=(f"{len(mine)} refused" if mine else "all allowed"),
-                             cites=[ids.ACTION_TYPES, ids.COMBINING], rulings=[combos],
-                             children=[*notes, *(Step.of(StepKind.ERROR, f"Refused: {r.message}", value=r.field,
-                                                         cites=[r.rule_id], rulings=[r.ruling] if r.ruling else [])
-                                                 for r in mine)]))
+        sheet = _Sheet(c, f"combatants[{i}]", rules, overrides)
+        _assessment_stage(sheet)
+        _action_type_stage(sheet)
+        _combination_stage(sheet, combos)
+        _parry_stage(sheet)
+        mine = _penalty_stage(sheet)
+        accepted += mine
+        refusals += sheet.refusals
+        steps.append(_summary_step(sheet, mine, combos))
     return accepted, refusals, steps
 
 

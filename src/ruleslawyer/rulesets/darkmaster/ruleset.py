@@ -17,4 +17,5 @@ RULESET = Ruleset(
     commands="ruleslawyer.rulesets.darkmaster.cli",
     panels=(("Darkmaster round", "ruleslawyer.widgets.rounds:DarkmasterRoundPanel"),),
     concordance=DATA_DIR / "concordance" / "darkmaster.json",
+    order=30,
 )

@@ -8,19 +8,17 @@ Phases with nothing to resolve are skipped.
 
 from __future__ import annotations
 
-from ruleslawyer.errors import RulesDataError
-
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ruleslawyer.errors import RulesInputError
+from ruleslawyer.errors import RulesDataError, RulesInputError
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, TracedResult, check_overrides, resolve_ruling
 
 from . import _tables, ids, rulings as _r
-from .actions import (ActionKind, ActionType, Combatant, Declared, DeclarationError, Refusal, Side,
+from .actions import (ActionKind, ActionType, Assessment, Combatant, Declared, DeclarationError, Refusal, Side,
                       check_declarations)
 
 __all__ = ["Phase", "Placement", "PhaseResult", "SequenceResult", "SequenceInput", "sequence_round",
@@ -217,9 +215,283 @@ def _dense(keys: list[tuple]) -> list[int]:
     return [distinct.index(k) + 1 for k in keys]
 
 
+@dataclass(frozen=True)
+class _Round:
+    """What every stage of one Round reads (internal).
+
+    Attributes:
+        combatants: the characters, as given; by_name: name -> character.
+        overrides: ruling overrides; rules: the rules handle every table is read from.
+        tie_use: the ``darkmaster.tie-cmb`` ruling in force.
+        declared_order: every character, the GM's NPCs first (ties in a phase follow it).
+    """
+
+    combatants: tuple[Combatant, ...]
+    by_name: dict[str, Combatant]
+    overrides: dict[str, str]
+    rules: Rules
+    tie_use: RulingUse
+    declared_order: tuple[str, ...]
+
+    def cmb(self, d: Declared) -> int:
+        """The CMB that orders ``d`` (after this Round's penalties under ``tie-cmb = after-penalties``)."""
+        return self.by_name[d.combatant].cmb + (d.penalty if self.tie_use.answer == "after-penalties" else 0)
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """An action waiting in its phase: the reason, the rules behind it and its ordering key (higher first)."""
+
+    declared: Declared
+    why: str
+    cites: tuple[Citation | str, ...]
+    rulings: tuple[RulingUse, ...]
+    key: tuple
+    length: str | None = None
+
+
+@dataclass
+class _Placed:
+    """The placement stage's output: actions per phase, and those outside the phase order."""
+
+    buckets: dict[Phase, list[_Entry]]
+    readied: list[Placement]
+    any_time: list[Placement]
+    lost: list[str]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n > 1 else ''}"
+
+
+def _place_move(rnd: _Round, d: Declared) -> tuple[Phase, _Entry]:
+    """Movement resolves together in the Move Phase (``move-phase#1``)."""
+    return Phase.MOVE, _Entry(d, "movement is generally simultaneous", (ids.MOVE,), (), (0,))
+
+
+def _place_spell(rnd: _Round, d: Declared) -> tuple[Phase, _Entry]:
+    """Instant and prepared Spells in Spell Phase A (``spell-phase-a#1``), the rest in B (``spell-phase-b#1``);
+    ordered by caster level, then Spell Casting bonus."""
+    a, c = d.action, rnd.by_name[d.combatant]
+    if a.instant or a.prepared_rounds >= 1:
+        n = a.prepared_rounds
+        why = "an Instant Spell" if a.instant else (f"prepared {_plural(n, 'full Round')} before (gains the bonus "
+                                                    f"for {_plural(n, 'preparation Round')})")
+        phase, cites = Phase.SPELL_A, (ids.SPELL_A,)
+    else:
+        phase, why, cites = Phase.SPELL_B, "an unprepared Spell", (ids.SPELL_B,)
+    why += f"; caster level {c.caster_level}, Spell Casting bonus {c.spell_casting_bonus}"
+    return phase, _Entry(d, why, cites, (), (c.caster_level, c.spell_casting_bonus))
+
+
+def _place_ranged(rnd: _Round, d: Declared) -> tuple[Phase, _Entry]:
+    """Loaded-before and thrown-in-hand shots in Ranged Phase A (``ranged-phase-a#1``), the rest in B
+    (``ranged-phase-b#1``); ordered by CMB."""
+    a = d.action
+    if a.reloaded_before or a.thrown_in_hand:
+        why = ("fully reloaded a complete Round or more before this one" if a.reloaded_before
+               else "a readied thrown weapon already in hand")
+        phase, cites = Phase.RANGED_A, (ids.RANGED_A,)
+    else:
+        phase, why, cites = Phase.RANGED_B, "not ready before this Round (fires in the second volley)", (ids.RANGED_B,)
+    return phase, _Entry(d, f"{why}; CMB {rnd.cmb(d)}", cites, (), (rnd.cmb(d),))
+
+
+def _place_melee(rnd: _Round, d: Declared) -> tuple[Phase, _Entry]:
+    """The Melee Phase, ordered by effective weapon length, then CMB (``melee-phase#1``-``#4``)."""
+    a = d.action
+    rank, length, why, cites, uses = effective_length(a.weapon_length, a.positional_bonus, a.dashing, rnd.overrides,
+                                                      rules=rnd.rules)
+    return Phase.MELEE, _Entry(d, f"{why}; CMB {rnd.cmb(d)}", (*cites, ids.MELEE_ORDER), tuple(uses),
+                               (rank, rnd.cmb(d)), length)
+
+
+def _place_other(rnd: _Round, d: Declared) -> tuple[Phase, _Entry]:
+    """Skills and everything else in the Other Actions Phase (``other-actions-phase#1``)."""
+    return Phase.OTHER, _Entry(d, "a Skill or other action", (ids.OTHER,), (), (0,))
+
+
+_PLACERS = {ActionKind.MOVE: _place_move, ActionKind.SPELL: _place_spell, ActionKind.RANGED: _place_ranged,
+            ActionKind.MELEE: _place_melee, ActionKind.OTHER: _place_other}
+
+
+def _placement_stage(rnd: _Round, accepted: Sequence[Declared]) -> _Placed:
+    """Send every accepted action to its phase, or outside the order: lost (``multi-round-actions#1``),
+    Readied (``readied-actions#1``) or a Free Action at any time (``action-types#4``)."""
+    placed = _Placed({p: [] for p in Phase}, [], [], [])
+    for d in accepted:
+        a = d.action
+        if d.lost:
+            placed.lost.append(f"{d.combatant}: {a.name}")
+        elif a.readied:
+            placed.readied.append(Placement(None, 0, d.combatant, a.name, "Readied Action: triggers at any time, "
+                                            "whatever the Phase", d.penalty, None, (ids.READIED,)))
+        elif d.counts_as is ActionType.FREE:
+            free_row = _tables.action_types(rnd.rules)["Free"].unit_id
+            placed.any_time.append(Placement(None, 0, d.combatant, a.name, "Free Action: any time during the Round",
+                                             d.penalty, None, (ids.FREE, free_row)))
+        else:
+            phase, entry = _PLACERS[ActionKind(a.kind)](rnd, d)
+            placed.buckets[phase].append(_as_counted(entry))
+    return placed
+
+
+def _as_counted(e: _Entry) -> _Entry:
+    """A Multi-Round Action counts as Full (``multi-round-actions#1``); a Half Action takes place in its
+    Phase (``action-types#3``): say so in the reason."""
+    a, why, cites = e.declared.action, e.why, list(e.cites)
+    if a.multi_round:
+        cites.append(ids.MULTI_ROUND)
+        why = f"Multi-Round Action, Round {a.round} of {a.duration} (counts as a Full Action): " + why
+    if e.declared.counts_as is ActionType.HALF:
+        cites.append(ids.HALF)
+        why = "Half Action in its Phase: " + why
+    return _Entry(e.declared, why, tuple(cites), e.rulings, e.key, e.length)
+
+
+def _assessment_placements(rnd: _Round) -> list[Placement]:
+    """Who made an Assessment Roll this Round (``assessment-phase#1``-``#3``)."""
+    out = []
+    for c in rnd.combatants:
+        if c.assessment is None:
+            continue
+        failed = c.assessment is Assessment.FAILED
+        out.append(Placement(Phase.ASSESSMENT, 1, c.name, f"Assessment Roll ({c.assessment.value})",
+                             "a Perception roll as a Free Action to assess the situation"
+                             + ("; failed: no new actions this Round, Parry with at most half CMB" if failed else ""),
+                             0, None, (ids.ASSESSMENT, ids.ASSESSMENT_ROLL) + ((ids.ASSESSMENT_FAILED,) if failed else ())))
+    return out
+
+
+def _declaration_placements(rnd: _Round) -> list[Placement]:
+    """The GM declares NPC actions first, then the players (``action-declaration-phase#1``)."""
+    return [Placement(Phase.DECLARATION, n, name, "declares actions and targets",
+                      "the GM declares NPC actions first" if rnd.by_name[name].side is Side.NPC
+                      else "players declare after the GM, in any order they wish", 0, None, (ids.DECLARATION,))
+            for n, name in enumerate(rnd.declared_order, 1)]
+
+
+def _order_keys(rnd: _Round, phase: Phase, entries: Sequence[_Entry]) -> tuple[list[tuple], list[RulingUse]]:
+    """The ordering keys within ``phase`` (higher first, equal: simultaneous) and the rulings that set them:
+    ``phase-b-order`` (Phase B), ``other-actions-order``, ``tie-cmb`` (CMB ties), ``spell-tie``."""
+    keys, uses = [e.key for e in entries], []
+    ordered_by = None
+    if phase in (Phase.RANGED_B, Phase.SPELL_B):
+        ordered_by = resolve_ruling(_r.PHASE_B_ORDER.id, rnd.overrides)
+        if ordered_by.answer == "simultaneous":
+            keys = [(0,)] * len(entries)
+    elif phase is Phase.OTHER:
+        ordered_by = resolve_ruling(_r.OTHER_ACTIONS_ORDER.id, rnd.overrides)
+        if ordered_by.answer == "declaration-order":
+            keys = [(-rnd.declared_order.index(e.declared.combatant), -e.declared.index) for e in entries]
+    if ordered_by is not None:
+        uses.append(ordered_by)
+    if phase in (Phase.RANGED_A, Phase.MELEE) or (phase is Phase.RANGED_B and ordered_by.answer == "as-phase-a"):
+        uses.append(rnd.tie_use)
+    if phase in (Phase.SPELL_A, Phase.SPELL_B) and len(set(keys)) < len(keys):
+        uses.append(resolve_ruling(_r.SPELL_TIE.id, rnd.overrides))
+    return keys, uses
+
+
+def _ordered_placements(rnd: _Round, phase: Phase, entries: Sequence[_Entry]) -> tuple[list[Placement], list[RulingUse]]:
+    """The actions of one resolving phase in order; equal positions resolve simultaneously."""
+    if not entries:
+        return [], []
+    keys, uses = _order_keys(rnd, phase, entries)
+    positions = _dense(keys)
+    order = sorted(range(len(entries)),
+                   key=lambda i: (positions[i], rnd.declared_order.index(entries[i].declared.combatant)))
+    out = []
+    for i in order:
+        e = entries[i]
+        why = e.why
+        if phase is not Phase.MOVE and positions.count(positions[i]) > 1:
+            why += "; simultaneous with another action here"
+        out.append(Placement(phase, positions[i], e.declared.combatant, e.declared.action.name, why,
+                             e.declared.penalty, e.length,
+                             tuple(c if isinstance(c, str) else c.rule_id for c in e.cites), e.rulings))
+    return out, uses
+
+
+def _phase_stage(rnd: _Round, placed: _Placed) -> tuple[list[PhaseResult], list[Phase], list[Step]]:
+    """Every phase in the order of the ``trs-phases`` table: its placements, or skipped when empty (``#1``)."""
+    results, skipped, steps = [], [], []
+    for prow in _phase_rows(rnd.rules):
+        phase = Phase(prow.name)
+        if phase is Phase.ASSESSMENT:
+            placements, uses = _assessment_placements(rnd), []
+        elif phase is Phase.DECLARATION:
+            placements, uses = _declaration_placements(rnd), []
+        else:
+            placements, uses = _ordered_placements(rnd, phase, placed.buckets[phase])
+        if not placements:
+            skipped.append(phase)
+            continue
+        results.append(PhaseResult(phase, prow.order, prow.row.unit_id, tuple(placements)))
+        steps.append(Step.of(StepKind.RULE, f"{prow.order}. {phase.value}", value=_phase_count(phase, len(placements)),
+                             cites=[_PHASE_CITE[phase], Citation(prow.row.unit_id, f"phase {prow.order}")],
+                             rulings=list(dict.fromkeys(uses)), children=[p.step() for p in placements]))
+    return results, skipped, steps
+
+
+def _phase_rows(rules: Rules) -> list[_tables.PhaseRow]:
+    """The ``trs-phases`` rows in table order, each naming one of the nine phases.
+
+    Raises:
+        RulesDataError: a phase is missing from the table, or a row names no known phase.
+    """
+    rows = _tables.phases(rules)
+    names = [r.name for r in rows]
+    for r in rows:
+        if r.name not in Phase._value2member_map_:
+            raise RulesDataError(f"{r.row.unit_id}: trs-phases row {r.name!r} is not one of the nine phases")
+    for phase in Phase:
+        if phase.value not in names:
+            raise RulesDataError(f"trs-phases has no row {phase.value!r}")
+    return rows
+
+
+def _parries(rnd: _Round, refusals: Sequence[Refusal]) -> dict[str, int]:
+    """name -> CMB held back to Parry, leaving out refused Parries."""
+    refused = {r.field for r in refusals}
+    return {c.name: c.parry for i, c in enumerate(rnd.combatants)
+            if c.parry > 0 and f"combatants[{i}].parry" not in refused}
+
+
+def _after_steps(rnd: _Round, placed: _Placed, skipped: Sequence[Phase], parries: Mapping[str, int],
+                 refusals: Sequence[Refusal]) -> list[Step]:
+    """The steps after the phases: skipped phases (``tactical-round-sequence#1``), actions outside the phase
+    order, Parries held back (ruling ``parry-timing``), lost Multi-Round Actions, refused declarations."""
+    out = []
+    if skipped:
+        out.append(Step.of(StepKind.RULE, "Skipped: " + ", ".join(p.value for p in skipped),
+                           detail="Phases with nothing to resolve are simply skipped", cites=[ids.TRS]))
+    outside = [p.step() for p in (*placed.readied, *placed.any_time)]
+    if outside:
+        out.append(Step.of(StepKind.INFO, "Outside the phase order", children=outside))
+    if parries:
+        out.append(Step.of(StepKind.RULING, "Parry held back", value=dict(parries),
+                           detail=", ".join(f"{n} {v}" for n, v in parries.items()) + " — applies whenever attacked",
+                           rulings=[resolve_ruling(_r.PARRY_TIMING.id, rnd.overrides)], cites=[ids.DASHING]))
+    if placed.lost:
+        out.append(Step.of(StepKind.RULE, "Lost (interrupted Multi-Round Actions)", value=list(placed.lost),
+                           detail="; ".join(placed.lost), cites=[ids.MULTI_ROUND]))
+    if refusals:
+        out.append(Step.of(StepKind.ERROR, f"{len(refusals)} declaration(s) refused and left out",
+                           value=[r.field for r in refusals],
+                           children=[Step.of(StepKind.ERROR, r.message, value=r.field, cites=[r.rule_id],
+                                             rulings=[r.ruling] if r.ruling else []) for r in refusals]))
+    return out
+
+
 def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: Mapping[str, str] | None = None,
                    strict: bool = True, rules: Rules | None = None) -> SequenceResult:
-    """Order a Round through the Tactical Round Sequence.
+    """Order a Round through the Tactical Round Sequence (``darkmaster/combat/tactical-round-sequence``).
+
+    The stages: the declarations (:func:`~.actions.check_declarations`), the placement of each action in
+    its phase (``_place_move`` ... ``_place_other``), each phase in the order of the ``trs-phases`` table
+    with the ordering within it, then what lies outside the phases (Readied and Free Actions, Parries,
+    lost Multi-Round Actions, refusals).
 
     Args:
         combatants: the characters with their declared actions.
@@ -236,6 +508,7 @@ def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: 
         RulesInputError: bad input, naming the field (``combatants[0].actions[1].weapon_length``).
         DeclarationError: (``strict``) declarations the rules refuse, e.g. two Full Actions; the message
             names the field and cites the rule.
+        RulesDataError: the ``trs-phases`` table does not name the nine phases.
     """
     if isinstance(combatants, SequenceInput):
         combatants = combatants.combatants
@@ -246,169 +519,18 @@ def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: 
     accepted, refusals, check_steps = check_declarations(combatants, overrides, rules=rules)
     if refusals and strict:
         raise DeclarationError(refusals)
-    by_name = {c.name: c for c in combatants}
-    tie_use = resolve_ruling(_r.TIE_CMB.id, overrides)
-
-    def cmb(d: Declared) -> int:
-        return by_name[d.combatant].cmb + (d.penalty if tie_use.answer == "after-penalties" else 0)
-
-    buckets: dict[Phase, list[tuple[Declared, str, list, list, tuple, str | None]]] = {p: [] for p in Phase}
-    readied: list[Placement] = []
-    any_time: list[Placement] = []
-    lost: list[str] = []
-    for d in accepted:
-        a = d.action
-        c = by_name[d.combatant]
-        if d.lost:
-            lost.append(f"{d.combatant}: {a.name}")
-            continue
-        if a.readied:
-            readied.append(Placement(None, 0, d.combatant, a.name, "Readied Action: triggers at any time, whatever "
-                                     "the Phase", d.penalty, None, (ids.READIED,)))
-            continue
-        if d.counts_as is ActionType.FREE:
-            any_time.append(Placement(None, 0, d.combatant, a.name, "Free Action: any time during the Round",
-                                      d.penalty, None, (ids.FREE, _tables.action_types(rules)["Free"].unit_id)))
-            continue
-        kind = ActionKind(a.kind)
-        uses: list[RulingUse] = []
-        cites: list = []
-        length = None
-        if kind is ActionKind.MOVE:
-            phase, why, key = Phase.MOVE, "movement is generally simultaneous", (0,)
-            cites = [ids.MOVE]
-        elif kind is ActionKind.SPELL:
-            if a.instant or a.prepared_rounds >= 1:
-                phase = Phase.SPELL_A
-                why = ("an Instant Spell" if a.instant else
-                       f"prepared {a.prepared_rounds} full Round{'s' if a.prepared_rounds > 1 else ''} before "
-                       f"(gains the bonus for {a.prepared_rounds} preparation Round{'s' if a.prepared_rounds > 1 else ''})")
-                cites = [ids.SPELL_A]
-            else:
-                phase, why, cites = Phase.SPELL_B, "an unprepared Spell", [ids.SPELL_B]
-            key = (c.caster_level, c.spell_casting_bonus)
-            why += f"; caster level {c.caster_level}, Spell Casting bonus {c.spell_casting_bonus}"
-        elif kind is ActionKind.RANGED:
-            if a.reloaded_before or a.thrown_in_hand:
-                phase = Phase.RANGED_A
-                why = ("fully reloaded a complete Round or more before this one" if a.reloaded_before
-                       else "a readied thrown weapon already in hand")
-                cites = [ids.RANGED_A]
-            else:
-                phase, why, cites = Phase.RANGED_B, "not ready before this Round (fires in the second volley)", [ids.RANGED_B]
-            key = (cmb(d),)
-            why += f"; CMB {cmb(d)}"
-        elif kind is ActionKind.MELEE:
-            rank, length, lwhy, lcites, luses = effective_length(a.weapon_length, a.positional_bonus, a.dashing, overrides,
-                                                                 rules=rules)
-            phase, key = Phase.MELEE, (rank, cmb(d))
-            why = f"{lwhy}; CMB {cmb(d)}"
-            cites, uses = [*lcites, ids.MELEE_ORDER], luses
-        else:
-            phase, why, key = Phase.OTHER, "a Skill or other action", (0,)
-            cites = [ids.OTHER]
-        if a.multi_round:
-            cites.append(ids.MULTI_ROUND)
-            why = f"Multi-Round Action, Round {a.round} of {a.duration} (counts as a Full Action): " + why
-        if d.counts_as is ActionType.HALF:
-            cites.append(ids.HALF)
-            why = "Half Action in its Phase: " + why
-        buckets[phase].append((d, why, cites, uses, key, length))
-
-    phase_rows = {p.name: p for p in _tables.phases(rules)}
-    results: list[PhaseResult] = []
-    skipped: list[Phase] = []
-    phase_steps: list[Step] = []
-    declared_order = [c.name for c in combatants if c.side is Side.NPC] + [c.name for c in combatants if c.side is not Side.NPC]
-    for phase in Phase:
-        prow = phase_rows.get(phase.value)
-        if prow is None:
-            raise RulesDataError(f"trs-phases has no row {phase.value!r}")
-        placements: list[Placement] = []
-        extra_uses: list[RulingUse] = []
-        if phase is Phase.ASSESSMENT:
-            for c in combatants:
-                if c.assessment is not None:
-                    placements.append(Placement(phase, 1, c.name, f"Assessment Roll ({c.assessment.value})",
-                                                "a Perception roll as a Free Action to assess the situation"
-                                                + ("; failed: no new actions this Round, Parry with at most half CMB"
-                                                   if c.assessment.value == "failed" else ""),
-                                                0, None, (ids.ASSESSMENT, ids.ASSESSMENT_ROLL)
-                                                + ((ids.ASSESSMENT_FAILED,) if c.assessment.value == "failed" else ())))
-        elif phase is Phase.DECLARATION:
-            for n, name in enumerate(declared_order, 1):
-                side = by_name[name].side
-                placements.append(Placement(phase, n, name, "declares actions and targets",
-                                            "the GM declares NPC actions first" if side is Side.NPC
-                                            else "players declare after the GM, in any order they wish",
-                                            0, None, (ids.DECLARATION,)))
-        else:
-            entries = buckets[phase]
-            if entries:
-                keys = [e[4] for e in entries]
-                ordered_by = None
-                if phase in (Phase.RANGED_B, Phase.SPELL_B):
-                    use = resolve_ruling(_r.PHASE_B_ORDER.id, overrides)
-                    extra_uses.append(use)
-                    if use.answer == "simultaneous":
-                        keys = [(0,)] * len(entries)
-                    ordered_by = use
-                elif phase is Phase.OTHER:
-                    use = resolve_ruling(_r.OTHER_ACTIONS_ORDER.id, overrides)
-                    extra_uses.append(use)
-                    if use.answer == "declaration-order":
-                        keys = [(-declared_order.index(e[0].combatant), -e[0].index) for e in entries]
-                    ordered_by = use
-                positions = _dense(keys)
-                if phase in (Phase.RANGED_A, Phase.MELEE) or (phase is Phase.RANGED_B and ordered_by
-                                                              and ordered_by.answer == "as-phase-a"):
-                    extra_uses.append(tie_use)
-                tied_spells = phase in (Phase.SPELL_A, Phase.SPELL_B) and len(set(keys)) < len(keys)
-                if tied_spells:
-                    extra_uses.append(resolve_ruling(_r.SPELL_TIE.id, overrides))
-                order = sorted(range(len(entries)), key=lambda i: (positions[i], declared_order.index(entries[i][0].combatant)))
-                for i in order:
-                    d, why, cites, uses, key, length = entries[i]
-                    same = sum(1 for p in positions if p == positions[i]) > 1
-                    if same and phase not in (Phase.MOVE,):
-                        why += "; simultaneous with another action here"
-                    placements.append(Placement(phase, positions[i], d.combatant, d.action.name, why, d.penalty, length,
-                                                tuple(c if isinstance(c, str) else c.rule_id for c in cites), tuple(uses)))
-        if not placements:
-            skipped.append(phase)
-            continue
-        results.append(PhaseResult(phase, prow.order, prow.row.unit_id, tuple(placements)))
-        phase_steps.append(Step.of(StepKind.RULE, f"{prow.order}. {phase.value}",
-                                   value=_phase_count(phase, len(placements)),
-                                   cites=[_PHASE_CITE[phase], Citation(prow.row.unit_id, f"phase {prow.order}")],
-                                   rulings=list(dict.fromkeys(extra_uses)), children=[p.step() for p in placements]))
-    outside = [p.step() for p in (*readied, *any_time)]
-    refused_parry = {r.field for r in refusals}
-    parries = {c.name: c.parry for i, c in enumerate(combatants)
-               if c.parry > 0 and f"combatants[{i}].parry" not in refused_parry}
-    extra = []
-    if skipped:
-        extra.append(Step.of(StepKind.RULE, "Skipped: " + ", ".join(p.value for p in skipped),
-                             detail="Phases with nothing to resolve are simply skipped", cites=[ids.TRS]))
-    if outside:
-        extra.append(Step.of(StepKind.INFO, "Outside the phase order", children=outside))
-    if parries:
-        use = resolve_ruling(_r.PARRY_TIMING.id, overrides)
-        extra.append(Step.of(StepKind.RULING, "Parry held back", value=parries,
-                             detail=", ".join(f"{n} {v}" for n, v in parries.items()) + " — applies whenever attacked",
-                             rulings=[use], cites=[ids.DASHING]))
-    if lost:
-        extra.append(Step.of(StepKind.RULE, "Lost (interrupted Multi-Round Actions)", value=lost,
-                             detail="; ".join(lost), cites=[ids.MULTI_ROUND]))
-    if refusals:
-        extra.append(Step.of(StepKind.ERROR, f"{len(refusals)} declaration(s) refused and left out",
-                             value=[r.field for r in refusals],
-                             children=[Step.of(StepKind.ERROR, r.message, value=r.field, cites=[r.rule_id],
-                                               rulings=[r.ruling] if r.ruling else []) for r in refusals]))
+    order = tuple(c.name for c in combatants if c.side is Side.NPC) + tuple(c.name for c in combatants
+                                                                            if c.side is not Side.NPC)
+    rnd = _Round(combatants, {c.name: c for c in combatants}, overrides, rules,
+                 resolve_ruling(_r.TIE_CMB.id, overrides), order)
+    placed = _placement_stage(rnd, accepted)
+    results, skipped, phase_steps = _phase_stage(rnd, placed)
+    parries = _parries(rnd, refusals)
     trace = Step.of(StepKind.RESULT, "Against the Darkmaster: Tactical Round Sequence",
                     value=[p.phase.value for p in results],
                     detail=" → ".join(p.phase.value for p in results), cites=[ids.TRS],
                     children=[Step.of(StepKind.RULE, "Declarations", cites=[ids.ACTION_TYPES, ids.DECLARATION],
-                                      children=check_steps), *phase_steps, *extra])
-    return SequenceResult(tuple(results), tuple(skipped), tuple(declared_order), tuple(readied), tuple(any_time),
-                          parries, tuple(lost), tuple(refusals), trace)
+                                      children=check_steps), *phase_steps,
+                              *_after_steps(rnd, placed, skipped, parries, refusals)])
+    return SequenceResult(tuple(results), tuple(skipped), order, tuple(placed.readied), tuple(placed.any_time),
+                          parries, tuple(placed.lost), tuple(refusals), trace)
