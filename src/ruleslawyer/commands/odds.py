@@ -96,7 +96,7 @@ def _mastery(args) -> int:
     if getattr(args, "trauma", False):
         from ruleslawyer.odds.trauma import trauma_odds
 
-        r = trauma_odds(rulings=args.rulings, tolerance=_tolerance(args, None))
+        r = trauma_odds(rulings=args.rulings, tolerance=_tolerance(args, None), rules=args.rules)
         lines = ["Trauma table odds (1d100):"]
         lines += [f"  {row.range:>6}  {row.text[:48]:<48} {row.tier:<9} {_pct(row.probability)}" for row in r.rows]
         lines += _dist_lines("Tiers", r.tiers.map(lambda t: t or "none (Close Call or Minor Scar)"))
@@ -106,7 +106,7 @@ def _mastery(args) -> int:
     data = _load(args.input)
     data.pop("dice", None)
     data.pop("seed", None)
-    r = mastery_exchange_odds(data, rulings=_rulings(args, data), tolerance=_tolerance(args, data))
+    r = mastery_exchange_odds(data, rulings=_rulings(args, data), tolerance=_tolerance(args, data), rules=args.rules)
     lines = [f"P(hit) {_pct(r.p_hit)}; P(defense holds) {_pct(r.p_defense_holds)}"
              + (f"; P(Aiming Trial) {_pct(r.p_aim)}" if r.p_aim != 1 else "")
              + ("" if r.p_zero_health is None else f"; P(reaching 0 health) {_pct(r.p_zero_health)}"),

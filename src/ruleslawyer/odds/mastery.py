@@ -26,6 +26,7 @@ from typing import Any
 
 from ruleslawyer.dice import Dice, parse_dice
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, TracedResult
 
 from .core import (DEFAULT_TOLERANCE, Dist, check_tolerance, enumerate_engine, exploding, exploding_support,
@@ -90,16 +91,17 @@ class TierDieOdds(TracedResult):
     trace: Step
 
 
-def _edge_transform(tier: int, edges: Sequence[Any], explode: bool, rulings) -> tuple[str, int, list[Step]]:
+def _edge_transform(tier: int, edges: Sequence[Any], explode: bool, rulings, rules: Rules) -> tuple[str, int, list[Step]]:
     """How the engine's roll_tier_die applies ``edges``: ("none"|"higher"|"lower", flat bonus).
 
     Read by rolling the engine on scripted faces: all 1s shows how many dice it rolls and any flat
     bonus; [1, max, 1] shows which of two rolls it keeps.
     """
     tiers, *_ = _m()
-    sides, die_step = tiers.tier_die(tier, rulings)
+    sides, die_step = tiers.tier_die(tier, rulings, rules=rules)
     d1 = Dice(script={"probe": [1] * 8})
-    r1 = tiers.roll_tier_die(d1, tier, "probe", label="probe", explode=explode, edges=list(edges), rulings=rulings)
+    r1 = tiers.roll_tier_die(d1, tier, "probe", label="probe", explode=explode, edges=list(edges), rulings=rulings,
+                             rules=rules)
     used = d1.used("probe")
     bonus = r1.total - 1
     steps = [die_step]
@@ -107,18 +109,19 @@ def _edge_transform(tier: int, edges: Sequence[Any], explode: bool, rulings) -> 
         kind = "none"
     else:
         d2 = Dice(script={"probe": [1, sides, 1, 1, 1, 1]})
-        r2 = tiers.roll_tier_die(d2, tier, "probe", label="probe", explode=explode, edges=list(edges), rulings=rulings)
+        r2 = tiers.roll_tier_die(d2, tier, "probe", label="probe", explode=explode, edges=list(edges),
+                                 rulings=rulings, rules=rules)
         kind = "lower" if r2.total - bonus == 1 else "higher"
     # the engine's own edge steps (they carry the edge rulings and citations)
     steps.extend(s for s in r1.step.children[2:])
     return kind, bonus, steps
 
 
-def _tier_dist(tier: int, explode: bool, edges: Sequence[Any], rulings, tolerance: Fraction
+def _tier_dist(tier: int, explode: bool, edges: Sequence[Any], rulings, tolerance: Fraction, rules: Rules
                ) -> tuple[Dist, int, Fraction, list[Step]]:
     tiers, *_ = _m()
-    sides, _ = tiers.tier_die(tier, rulings)
-    kind, bonus, steps = _edge_transform(tier, edges, explode, rulings)
+    sides, _ = tiers.tier_die(tier, rulings, rules=rules)
+    kind, bonus, steps = _edge_transform(tier, edges, explode, rulings, rules)
     capped = Fraction(0)
     if explode:
         cap, use = _cap(rulings)
@@ -137,8 +140,8 @@ def _tier_dist(tier: int, explode: bool, edges: Sequence[Any], rulings, toleranc
 
 
 def tier_die_odds(tier: int, *, explode: bool = True, edges: Sequence[str] = (),
-                  rulings: Mapping[str, str] | None = None, tolerance: float | Fraction = DEFAULT_TOLERANCE
-                  ) -> TierDieOdds:
+                  rulings: Mapping[str, str] | None = None, tolerance: float | Fraction = DEFAULT_TOLERANCE,
+                  rules: Rules | None = None) -> TierDieOdds:
     """Distribution of a tier-die roll as the engine rolls it (exploding attack/defense dice).
 
     Worked: tier 3 rolls a d4 (supplement tier-dice table); exploding, P(total 5) = P(4 then 1) =
@@ -147,7 +150,7 @@ def tier_die_odds(tier: int, *, explode: bool = True, edges: Sequence[str] = (),
     Args:
         tier: 1..10; explode: attack and defense dice explode (``.../attack#11``, ``.../defense#12``);
         edges: "dominance", "impotence", "inferiority" (``mastery.dominance`` etc.);
-        rulings: overrides; tolerance: most mass to cut off.
+        rulings: overrides; tolerance: most mass to cut off; rules: the rules database (default database).
 
     Raises:
         RulesInputError: bad tier, edge or tolerance.
@@ -155,12 +158,13 @@ def tier_die_odds(tier: int, *, explode: bool = True, edges: Sequence[str] = (),
     tiers, _, _, _, _, ids, R = _m()
     tol = check_tolerance(tolerance)
     R.check(rulings)
+    rules = resolve_rules(rules)
     try:
         edge_list = [tiers.Edge(str(e).lower()) for e in edges]
     except ValueError:
         raise RulesInputError("edges", f"unknown edge in {list(edges)!r}; allowed: "
                                        f"{', '.join(e.value for e in tiers.Edge)}") from None
-    dist, sides, capped, steps = _tier_dist(tier, explode, edge_list, rulings, tol)
+    dist, sides, capped, steps = _tier_dist(tier, explode, edge_list, rulings, tol, rules)
     cites = [ids.ATTACK_EXPLODES, ids.DEFENSE_EXPLODES] if explode else []
     trace = Step.of(StepKind.RESULT, f"Tier {tier} die (d{sides}){' exploding' if explode else ''}",
                     f"mean {float(dist.mean()):.4g}", cites=cites,
@@ -195,10 +199,11 @@ class TrialOdds(TracedResult):
     trace: Step
 
 
-def _trial(tier: int, dc: int, *, aiming: bool, modifier: int, edges, rulings, tolerance) -> TrialOdds:
+def _trial(tier: int, dc: int, *, aiming: bool, modifier: int, edges, rulings, tolerance, rules) -> TrialOdds:
     tiers, _, _, _, _, ids, R = _m()
     tol = check_tolerance(tolerance)
     R.check(rulings)
+    rules = resolve_rules(rules)
     tiers.check_tier(tier, "tier")
     if isinstance(dc, bool) or not isinstance(dc, int):
         raise RulesInputError("dc", f"must be a whole number, got {dc!r}")
@@ -207,7 +212,8 @@ def _trial(tier: int, dc: int, *, aiming: bool, modifier: int, edges, rulings, t
 
     def run(d: Dice):
         r = tiers.roll_trial(d, tier, dc, "trial", label="trial", cites=cites, rulings=rulings,
-                             modifier=modifier, natural_rules=aiming, natural_cites=cites, edges=edge_list)
+                             modifier=modifier, natural_rules=aiming, natural_cites=cites, edges=edge_list,
+                             rules=rules)
         return (r.success, r.always, r.total)
 
     dist = enumerate_engine(run, tolerance=tol)
@@ -230,26 +236,28 @@ def _trial(tier: int, dc: int, *, aiming: bool, modifier: int, edges, rulings, t
 
 
 def trial_odds(tier: int, dc: int, *, modifier: int = 0, edges: Sequence[str] = (),
-               rulings: Mapping[str, str] | None = None, tolerance: float | Fraction = DEFAULT_TOLERANCE
-               ) -> TrialOdds:
+               rulings: Mapping[str, str] | None = None, tolerance: float | Fraction = DEFAULT_TOLERANCE,
+               rules: Rules | None = None) -> TrialOdds:
     """P(success) of a trial: the tier die (+ modifier) against ``dc`` (``mastery.trial-tie``:
     equal succeeds by default; ``mastery.trial-dice-explode``: no by default).
 
     Worked: tier 1 (d2) vs DC 2: faces 1, 2; 2 = DC succeeds -> 1/2.
     """
-    return _trial(tier, dc, aiming=False, modifier=modifier, edges=edges, rulings=rulings, tolerance=tolerance)
+    return _trial(tier, dc, aiming=False, modifier=modifier, edges=edges, rulings=rulings, tolerance=tolerance,
+                  rules=rules)
 
 
 def aiming_trial_odds(perception_tier: int, dc: int = 2, *, edges: Sequence[str] = (),
                       rulings: Mapping[str, str] | None = None,
-                      tolerance: float | Fraction = DEFAULT_TOLERANCE) -> TrialOdds:
+                      tolerance: float | Fraction = DEFAULT_TOLERANCE, rules: Rules | None = None) -> TrialOdds:
     """The Aiming Trial (``mastery/combat/actions-and-reactions/attack#5``): the Perception tier die
     against ``dc`` (2, +1 Moderate, +3 Far, +1 per ally adjacent to the target, + cover); a 1 always
     misses, a max roll always hits.
 
     Worked: tier 3 (d4) at DC 5 (Far): 1 misses; 2, 3 fail; 4 is a max roll and hits -> 1/4.
     """
-    return _trial(perception_tier, dc, aiming=True, modifier=0, edges=edges, rulings=rulings, tolerance=tolerance)
+    return _trial(perception_tier, dc, aiming=True, modifier=0, edges=edges, rulings=rulings, tolerance=tolerance,
+                  rules=rules)
 
 
 @dataclass(frozen=True)
@@ -277,7 +285,7 @@ class StartleOdds(TracedResult):
 
 def startle_odds(agility_tier: int, perception_tier: int, *, dc: int | None = None, ambush_dc: int | None = None,
                  rulings: Mapping[str, str] | None = None,
-                 tolerance: float | Fraction = DEFAULT_TOLERANCE) -> StartleOdds:
+                 tolerance: float | Fraction = DEFAULT_TOLERANCE, rules: Rules | None = None) -> StartleOdds:
     """Odds of each Startle result: no effect, Dazed (failed), Stunned (by 3-4), Paralyzed (by 5+).
 
     Worked: tiers 1 and 1 (d2 + d2) against DC 6: totals 2 (1/4), 3 (1/2), 4 (1/4); failed by 4
@@ -286,10 +294,11 @@ def startle_odds(agility_tier: int, perception_tier: int, *, dc: int | None = No
     tiers, _, _, _, round_, ids, R = _m()
     tol = check_tolerance(tolerance)
     R.check(rulings)
+    rules = resolve_rules(rules)
 
     def run(d: Dice):
         r = round_.startle(d, agility_tier=agility_tier, perception_tier=perception_tier, dc=dc,
-                           ambush_dc=ambush_dc, rulings=rulings)
+                           ambush_dc=ambush_dc, rulings=rulings, rules=rules)
         return (r.condition, r.total, r.dc)
 
     dist = enumerate_engine(run, tolerance=tol)
@@ -453,7 +462,8 @@ class _AimOnlyDice(Dice):
 
 def mastery_exchange_odds(data: Mapping[str, Any] | None = None, *, attacker=None, defender=None, situation=None,
                           rulings: Mapping[str, str] | None = None,
-                          tolerance: float | Fraction = DEFAULT_TOLERANCE) -> MasteryExchangeOdds:
+                          tolerance: float | Fraction = DEFAULT_TOLERANCE,
+                          rules: Rules | None = None) -> MasteryExchangeOdds:
     """Exact odds of a Mastery exchange, from the same JSON input as ``ruleslawyer exchange mastery``.
 
     Rules followed (through the engine): the Aiming Trial (``.../attack#5``), attack and defense
@@ -472,11 +482,13 @@ def mastery_exchange_odds(data: Mapping[str, Any] | None = None, *, attacker=Non
             ``attacker``/``defender`` (Combatants) and ``situation`` directly.
         rulings: overrides (merged over ``data["rulings"]``).
         tolerance: most probability mass to cut off (default 1e-12).
+        rules: the rules database whose tables the engine reads (default database).
 
     Raises:
         RulesInputError: bad input, naming the field (as the exchange would).
     """
     tiers, exchange, combatant, damage, _, ids, R = _m()
+    rules = resolve_rules(rules)
     layers: list[object] = []
     if data is not None:
         attacker, defender, situation = _parse(data)
@@ -500,11 +512,11 @@ def mastery_exchange_odds(data: Mapping[str, Any] | None = None, *, attacker=Non
     steps: list[Step] = []
 
     # ---- 1. read the exchange's fixed parts by running the engine on scripted faces ----------
-    ps, _ = tiers.tier_die(attacker.perception_tier, rulings, "attacker.perception_tier")
+    ps, _ = tiers.tier_die(attacker.perception_tier, rulings, "attacker.perception_tier", rules=rules)
     wexpr = parse_dice(atk.weapon) if isinstance(atk.weapon, str) else None
     w_faces = sum((1 if t.sides > 1 else cap + 1) * t.count for t in wexpr.dice) if wexpr else 0
-    sa, _ = tiers.tier_die(atk.tier, rulings, "attack.tier")
-    sd, _ = tiers.tier_die(defender.defense_tier, rulings, f"{defender.name}.defense_tier")
+    sa, _ = tiers.tier_die(atk.tier, rulings, "attack.tier", rules=rules)
+    sd, _ = tiers.tier_die(defender.defense_tier, rulings, f"{defender.name}.defense_tier", rules=rules)
     if wexpr is not None:
         by_difference = R.ruling_use(R.FAILED_DEFENSE_DAMAGE, rulings).answer == "attack-minus-defense"
         _check_weapon_work(wexpr, atk.weapon, sa, sd if by_difference else None, cap, tol)
@@ -512,7 +524,7 @@ def mastery_exchange_odds(data: Mapping[str, Any] | None = None, *, attacker=Non
     def probe(att: list[int], dfn: list[int]):
         d = Dice(seed=0, script={"aim": [ps] * 100, "attack": att + [1] * (200 + w_faces),
                                  "defense": dfn + [1] * 200})
-        r = exchange.resolve_exchange(attacker, defender, sit, dice=d, rulings=rulings)
+        r = exchange.resolve_exchange(attacker, defender, sit, dice=d, rulings=rulings, rules=rules)
         return r, d
 
     r1, d1 = probe([], [])
@@ -550,7 +562,8 @@ def mastery_exchange_odds(data: Mapping[str, Any] | None = None, *, attacker=Non
     if ranged:
         def aim_run(d: Dice):
             try:
-                r = exchange.resolve_exchange(attacker, defender, sit, dice=_AimOnlyDice(d), rulings=rulings)
+                r = exchange.resolve_exchange(attacker, defender, sit, dice=_AimOnlyDice(d), rulings=rulings,
+                                              rules=rules)
             except _Reached:
                 return "aim-success"
             return r.outcome
@@ -595,7 +608,8 @@ def mastery_exchange_odds(data: Mapping[str, Any] | None = None, *, attacker=Non
     def engine(amount: int, through: bool) -> tuple[int, int, int, int]:
         out = damage.apply_damage([damage.DamagePortion(amount, atk.damage_type, through_resistance=through)]
                                   + magic, armour_resistance=defender.armour_resistance,
-                                  durability=defender.durability, health=defender.health, rulings=rulings)
+                                  durability=defender.durability, health=defender.health, rulings=rulings,
+                                  rules=rules)
         return (amount + magic_total, out.to_durability, out.to_health, out.health)
 
     # Past armour resistance + durability + health, one more point of damage is one more point of

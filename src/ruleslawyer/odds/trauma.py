@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from ruleslawyer.dice import Dice
+from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, Step, StepKind, TracedResult
 
 from .core import DEFAULT_TOLERANCE, Dist, check_tolerance, enumerate_engine
@@ -65,7 +66,7 @@ class TraumaOdds(TracedResult):
 
 
 def trauma_odds(*, sheet=None, rulings: Mapping[str, str] | None = None,
-                tolerance: float | Fraction = DEFAULT_TOLERANCE) -> TraumaOdds:
+                tolerance: float | Fraction = DEFAULT_TOLERANCE, rules: Rules | None = None) -> TraumaOdds:
     """Probability of each Trauma row and tier (``mastery/combat/wounds-injuries-and-trauma/trauma-table#6``:
     roll 1d100 for each Trauma).
 
@@ -77,6 +78,7 @@ def trauma_odds(*, sheet=None, rulings: Mapping[str, str] | None = None,
             change the effect, or reroll under ``mastery.trauma-lost-part``), or None.
         rulings: overrides (``mastery.trauma-lost-part``, ``mastery.finger-order``).
         tolerance: most mass to cut off.
+        rules: the rules database whose Trauma table is rolled (default database).
     """
     from ruleslawyer.rulesets.mastery import ids, trauma
     from ruleslawyer.rulesets.mastery import rulings as R
@@ -84,7 +86,8 @@ def trauma_odds(*, sheet=None, rulings: Mapping[str, str] | None = None,
 
     tol = check_tolerance(tolerance)
     R.check(rulings)
-    table = load_table(ids.TRAUMA_TABLE)
+    rules = resolve_rules(rules)
+    table = load_table(ids.TRAUMA_TABLE, rules)
 
     def run(d: Dice):
         t = trauma.roll_trauma(dice=d, sheet=sheet, rulings=rulings, table=table)

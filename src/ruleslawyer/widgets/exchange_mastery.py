@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
+from ruleslawyer.rulesdb.handle import RulesLike, resolve_rules
+
 from .base import DiceControls, PanelFrame, esc, int_box
 
 __all__ = ["MasteryExchangePanel"]
@@ -29,14 +31,17 @@ class MasteryExchangePanel:
       ``defense``, ``aim``, ``endurance``, ``trauma``, ``finger``); ``button`` resolves.
 
     Rulings used by the trace get dropdowns; changing one reruns with ``rulings={id: answer}``.
+    ``rules``: the rules database (a :class:`~ruleslawyer.rulesdb.handle.Rules` handle or a path; default
+    database) the engine reads.
 
     Attributes:
         result: the last :class:`~ruleslawyer.rulesets.mastery.ExchangeResult` (None if none).
     """
 
-    def __init__(self, *, script: str = "", seed: int = 7) -> None:
+    def __init__(self, *, script: str = "", seed: int = 7, rules: RulesLike = None) -> None:
         from ruleslawyer.rulesets.mastery import AttackKind, DamageType, Elevation, Range, TraumaSetting, Wielding
 
+        self.rules = resolve_rules(rules)
         self.a_name = widgets.Text("Aldric", description="Attacker", layout=widgets.Layout(width="220px"))
         self.a_ap = int_box("AP", 2, "90px")
         self.a_kind = widgets.Dropdown(options=[k.value for k in AttackKind], value="melee", description="Attack",
@@ -135,7 +140,7 @@ class MasteryExchangePanel:
         self.result = None
         attacker, defender, situation = self._inputs()
         r = resolve_exchange(attacker, defender, situation, rulings=dict(self.frame.rulings.overrides),
-                             **self.dice.kwargs())
+                             rules=self.rules, **self.dice.kwargs())
         self.result = r
         totals = []
         if r.aim_total is not None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
+from ruleslawyer.rulesdb.handle import RulesLike, resolve_rules
+
 from .base import PanelFrame, esc, new_seed, trace_html
 
 __all__ = ["TraumaPanel", "sheet_html", "ROLL", "ENTER"]
@@ -35,7 +37,9 @@ class TraumaPanel:
     ``mode`` (``ROLL`` / ``ENTER``), ``seed``, ``d100`` and ``finger`` (the 1d10 sub-roll for "Lose a
     finger", used in ``ENTER`` mode), ``button`` (Roll Trauma), ``new_seed_button`` and ``reset_button``
     (a clean sheet). ``run()`` calls :func:`~ruleslawyer.rulesets.mastery.trauma.roll_trauma` with the
-    current sheet and the rulings chosen in the bar, then keeps the updated sheet.
+    current sheet and the rulings chosen in the bar, then keeps the updated sheet. ``rules``: the rules
+    database (a :class:`~ruleslawyer.rulesdb.handle.Rules` handle or a path; default database) whose
+    Trauma table is rolled.
 
     Attributes:
         sheet: the character's :class:`~ruleslawyer.rulesets.mastery.trauma.TraumaSheet`.
@@ -43,9 +47,10 @@ class TraumaPanel:
         check: the last :class:`~ruleslawyer.rulesets.mastery.trauma.TraumaCheck` (None if none).
     """
 
-    def __init__(self, seed: int = 7, setting: str = "realistic") -> None:
+    def __init__(self, seed: int = 7, setting: str = "realistic", *, rules: RulesLike = None) -> None:
         from ruleslawyer.rulesets.mastery.trauma import TraumaEvent, TraumaSetting, TraumaSheet
 
+        self.rules = resolve_rules(rules)
         self._TraumaSheet = TraumaSheet
         self.setting = widgets.Dropdown(options=[(s.value.capitalize(), s.value) for s in TraumaSetting],
                                         value=setting, description="Setting", layout=widgets.Layout(width="220px"))
@@ -106,10 +111,10 @@ class TraumaPanel:
             base = self.sheet
         if self.mode.value == ENTER:
             result = roll_trauma(roll=self.d100.value, finger=self.finger.value, seed=self.seed.value,
-                                 sheet=base, rulings=rulings)
+                                 sheet=base, rulings=rulings, rules=self.rules)
             status = f"d100 entered: {result.roll}"
         else:
-            result = roll_trauma(seed=self.seed.value, sheet=base, rulings=rulings)
+            result = roll_trauma(seed=self.seed.value, sheet=base, rulings=rulings, rules=self.rules)
             status = f'rolled d100 with seed <b class="rl-seed-used">{esc(self.seed.value)}</b>: {result.roll}'
         self._last_sheet = base
         self.result = result
@@ -147,7 +152,7 @@ class TraumaPanel:
         def go() -> None:
             from ruleslawyer.rulesets.mastery.trauma import trauma_follows
 
-            check = trauma_follows(self.event.value, self.setting.value)
+            check = trauma_follows(self.event.value, self.setting.value, rules=self.rules)
             self.check = check
             text = {"trauma": "a Trauma follows", "none": "no Trauma",
                     "endurance-trial-or-trauma": f"Endurance trial (DC {check.endurance_dc}); on a failure, a Trauma"}

@@ -135,7 +135,8 @@ def _exchange(args) -> int:
         return _schema(EXCHANGE_SCHEMA)
     from ruleslawyer.rulesets.mastery import exchange_from_dict
 
-    return _out(exchange_from_dict(_load(args.input), seed=args.seed, rulings=args.rulings), args.json)
+    return _out(exchange_from_dict(_load(args.input), seed=args.seed, rulings=args.rulings, rules=args.rules),
+                args.json)
 
 
 def _sequence(args) -> int:
@@ -143,16 +144,17 @@ def _sequence(args) -> int:
         return _schema(SEQUENCE_SCHEMA)
     from ruleslawyer.rulesets.mastery import sequence_from_dict
 
-    return _out(sequence_from_dict(_load(args.input), seed=args.seed, rulings=args.rulings), args.json)
+    return _out(sequence_from_dict(_load(args.input), seed=args.seed, rulings=args.rulings, rules=args.rules),
+                args.json)
 
 
 def _trauma(args) -> int:
     from ruleslawyer.rulesets.mastery import TraumaEvent, roll_trauma, trauma_follows
 
     if args.event:
-        return _out(trauma_follows(args.event, args.setting or "realistic"), args.json)
+        return _out(trauma_follows(args.event, args.setting or "realistic", rules=args.rules), args.json)
     rolling = any(v is not None for v in (args.roll, args.finger, args.seed, args.sheet))
-    checks = [trauma_follows(e, args.setting) for e in TraumaEvent] if args.setting else []
+    checks = [trauma_follows(e, args.setting, rules=args.rules) for e in TraumaEvent] if args.setting else []
     result = None
     if rolling or not args.setting:
         sheet = None
@@ -161,7 +163,7 @@ def _trauma(args) -> int:
 
             sheet = TraumaSheet.from_dict(_load(args.sheet, "sheet", "--sheet"))
         result = roll_trauma(roll=args.roll, finger=args.finger, seed=args.seed, sheet=sheet,
-                             rulings=dict(args.ruling or []))
+                             rulings=dict(args.ruling or []), rules=args.rules)
         if not checks:
             return _out(result, args.json)
     if args.json:
@@ -187,7 +189,7 @@ def _ap(args) -> int:
     data = _load(args.input)
     actions = data.get("actions") if isinstance(data, dict) else data
     per_round = data.get("ap_per_round", 2) if isinstance(data, dict) else 2
-    return _out(plan_actions(actions, ap_per_round=per_round), args.json)
+    return _out(plan_actions(actions, ap_per_round=per_round, rules=args.rules), args.json)
 
 
 def _move(args) -> int:
@@ -200,7 +202,8 @@ def _move(args) -> int:
 def _health(args) -> int:
     from ruleslawyer.rulesets.mastery import starting_health
 
-    return _out(starting_health(args.endurance_tier, class_health=args.class_health, seed=args.seed), args.json)
+    return _out(starting_health(args.endurance_tier, class_health=args.class_health, seed=args.seed,
+                                rules=args.rules), args.json)
 
 
 def _ruling(text: str) -> tuple[str, str]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.rulesdb.handle import Rules
 from ruleslawyer.trace import Step, StepKind
 
 from . import ids
@@ -48,10 +49,11 @@ def parse_type(value: object, field: str) -> DamageType:
                                      f"{', '.join(t.value for t in DamageType)}") from None
 
 
-def classify(damage_type: DamageType | str) -> tuple[bool, bool, str]:
-    """``(mundane, energy, row_id)`` for a damage type, from the supplement's damage-types table."""
+def classify(damage_type: DamageType | str, rules: Rules | None = None) -> tuple[bool, bool, str]:
+    """``(mundane, energy, row_id)`` for a damage type, from the supplement's damage-types table of
+    ``rules`` (default database)."""
     t = parse_type(damage_type, "damage_type")
-    for row in load_table(ids.DAMAGE_TYPES_TABLE).rows:
+    for row in load_table(ids.DAMAGE_TYPES_TABLE, rules).rows:
         if row.cells[0].lower() == t.value:
             return row.cells[1] == "Mundane", row.cells[2] == "Energy", row.unit_id
     raise RulesInputError("damage_type", f"{t.value} is missing from {ids.DAMAGE_TYPES_TABLE}")  # pragma: no cover
@@ -87,7 +89,8 @@ class DamageOutcome:
 
 
 def apply_damage(portions: Sequence[DamagePortion], *, armour_resistance: int, durability: int, health: int,
-                 rulings: Mapping[str, str] | None = None, label: str = "Damage") -> DamageOutcome:
+                 rulings: Mapping[str, str] | None = None, label: str = "Damage",
+                 rules: Rules | None = None) -> DamageOutcome:
     """Apply a hit's portions: each meets armour resistance, the excess wears durability first, then
     health once durability is depleted (``.../defense#16``).
 
@@ -101,7 +104,7 @@ def apply_damage(portions: Sequence[DamagePortion], *, armour_resistance: int, d
     absorbed = to_dur = to_health = 0
     portion_use = R.ruling_use(R.PORTION_RESISTANCE, rulings) if len(portions) > 1 else None
     for i, p in enumerate(portions):
-        mundane, energy, row_id = classify(p.type)
+        mundane, energy, row_id = classify(p.type, rules)
         sub: list[Step] = [Step.of(StepKind.RULE, f"{p.type.value.capitalize()}: "
                                    f"{'mundane' if mundane else 'magical'}, {'energy' if energy else 'material'}",
                                    cites=[row_id, ids.DAMAGE_ENERGY if energy else ids.DAMAGE_MATERIAL])]

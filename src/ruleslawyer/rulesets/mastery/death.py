@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ruleslawyer.dice import Dice
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, Step, StepKind, TracedResult
 
 from . import ids
@@ -35,8 +36,8 @@ class Aftermath:
     step: Step
 
 
-def _trauma(target: Combatant, dice: Dice, rulings, label: str, cites) -> tuple[Combatant, Trauma, Step]:
-    t = roll_trauma(dice=dice, sheet=target.sheet, rulings=rulings)
+def _trauma(target: Combatant, dice: Dice, rulings, label: str, cites, rules: Rules) -> tuple[Combatant, Trauma, Step]:
+    t = roll_trauma(dice=dice, sheet=target.sheet, rulings=rulings, rules=rules)
     children = [t.trace]
     new = target.with_(sheet=t.sheet)
     if t.sheet.ap_per_round < target.sheet.ap_per_round and target.ap > t.sheet.ap_per_round:
@@ -51,7 +52,7 @@ def _trauma(target: Combatant, dice: Dice, rulings, label: str, cites) -> tuple[
 
 def health_damage_aftermath(target: Combatant, damage: DamageOutcome, *, exploded: bool,
                             setting: TraumaSetting, fight_on: bool, dice: Dice,
-                            rulings: Mapping[str, str] | None) -> Aftermath:
+                            rulings: Mapping[str, str] | None, rules: Rules | None = None) -> Aftermath:
     """Resolve what follows health damage (already applied in ``damage``; ``target`` is *before* it).
 
     Covers: a wound; a spell being cast at risk (``mastery.casting-health-damage``); reaching 0
@@ -61,6 +62,7 @@ def health_damage_aftermath(target: Combatant, damage: DamageOutcome, *, explode
     Brutal natural minimum on those trials (a Trauma); Deadly exploding hit (Endurance trial,
     Straightforward 4, or a Trauma). Several triggers per hit follow ``mastery.trauma-per-hit``.
     """
+    rules = resolve_rules(rules)
     steps: list[Step] = []
     traumas: list[Trauma] = []
     hp = damage.to_health
@@ -89,7 +91,7 @@ def health_damage_aftermath(target: Combatant, damage: DamageOutcome, *, explode
 
     def endurance(dc: int, label: str, cites) -> tuple[bool, int]:
         trial = roll_trial(dice, t.endurance_tier, dc, "endurance", label=label, cites=cites, rulings=rulings,
-                           field=f"{t.name}.endurance_tier")
+                           field=f"{t.name}.endurance_tier", rules=rules)
         steps.append(trial.trace)
         return trial.success, trial.natural
 
@@ -97,12 +99,12 @@ def health_damage_aftermath(target: Combatant, damage: DamageOutcome, *, explode
         nonlocal t
         if natural != 1:
             return
-        check = trauma_follows(TraumaEvent.NATURAL_MINIMUM_RESIST, setting)
+        check = trauma_follows(TraumaEvent.NATURAL_MINIMUM_RESIST, setting, rules=rules)
         use = R.ruling_use(R.RESIST_DAMAGE_TRIAL, rulings)
         steps.append(Step.of(StepKind.RULING, "Natural minimum on a trial to resist damage", check.outcome,
                              rulings=[use], children=[check.trace]))
         if check.trauma and allow_more():
-            t, tr, st = _trauma(t, dice, rulings, "Trauma (natural minimum)", [ids.SETTING_BRUTAL])
+            t, tr, st = _trauma(t, dice, rulings, "Trauma (natural minimum)", [ids.SETTING_BRUTAL], rules)
             traumas.append(tr)
             steps.append(st)
 
@@ -110,9 +112,9 @@ def health_damage_aftermath(target: Combatant, damage: DamageOutcome, *, explode
     if target.health == 0 and target.state is State.FIGHTING_ON:
         steps.append(Step.of(StepKind.RULE, "Health damage while at 0 health and fighting on", hp,
                              cites=[ids.FIGHTING_ON, ids.FIGHTING_ON_TRAUMA, ids.TRAUMAS]))
-        check = trauma_follows(TraumaEvent.FIGHTING_ON_HEALTH_DAMAGE, setting)
+        check = trauma_follows(TraumaEvent.FIGHTING_ON_HEALTH_DAMAGE, setting, rules=rules)
         steps.append(check.trace)
-        t, tr, st = _trauma(t, dice, rulings, "Trauma (fighting on)", [ids.FIGHTING_ON_TRAUMA])
+        t, tr, st = _trauma(t, dice, rulings, "Trauma (fighting on)", [ids.FIGHTING_ON_TRAUMA], rules)
         traumas.append(tr)
         steps.append(st)
         ok, nat = endurance(hp, f"Endurance trial against the health damage taken ({hp})", [ids.FIGHTING_ON_ENDURANCE])
@@ -129,10 +131,10 @@ def health_damage_aftermath(target: Combatant, damage: DamageOutcome, *, explode
         t = t.with_(dying_rounds=t.endurance_tier, stabilized=False)
         steps.append(Step.of(StepKind.RULE, "Dying timer begins", t.endurance_tier,
                              detail=f"rounds equal to Endurance tier {t.endurance_tier}", cites=[ids.DYING_TIMER]))
-        check = trauma_follows(TraumaEvent.REACHED_ZERO, setting)
+        check = trauma_follows(TraumaEvent.REACHED_ZERO, setting, rules=rules)
         steps.append(check.trace)
         if check.trauma:
-            t, tr, st = _trauma(t, dice, rulings, "Trauma (reaching 0 health)", [ids.SETTING_BRUTAL])
+            t, tr, st = _trauma(t, dice, rulings, "Trauma (reaching 0 health)", [ids.SETTING_BRUTAL], rules)
             traumas.append(tr)
             steps.append(st)
         dc = hp
@@ -156,13 +158,13 @@ def health_damage_aftermath(target: Combatant, damage: DamageOutcome, *, explode
                                                        ids.GOING_DOWN_TIMER]))
         natural_minimum(nat)
     if exploded:
-        check = trauma_follows(TraumaEvent.EXPLODED_HIT_HEALTH_DAMAGE, setting)
+        check = trauma_follows(TraumaEvent.EXPLODED_HIT_HEALTH_DAMAGE, setting, rules=rules)
         steps.append(check.trace)
         if check.endurance_dc is not None and allow_more():
             ok, _nat = endurance(check.endurance_dc, f"Endurance trial (Straightforward, {check.endurance_dc})",
                                  [ids.SETTING_DEADLY])
             if not ok:
-                t, tr, st = _trauma(t, dice, rulings, "Trauma (Deadly: exploding hit)", [ids.SETTING_DEADLY])
+                t, tr, st = _trauma(t, dice, rulings, "Trauma (Deadly: exploding hit)", [ids.SETTING_DEADLY], rules)
                 traumas.append(tr)
                 steps.append(st)
     step = Step.of(StepKind.RESULT, "After health damage", t.state.value,
@@ -215,7 +217,8 @@ class TriageResult(TracedResult):
     trace: Step
 
 
-def triage(patient: Combatant, *, medic_ap: int = 2, adjacent: bool = True) -> TriageResult:
+def triage(patient: Combatant, *, medic_ap: int = 2, adjacent: bool = True,
+           rules: Rules | None = None) -> TriageResult:
     """Stabilize a dying creature: 2 AP, adjacent, no trial; stops the dying timer; the creature
     stays unconscious at 0 health (``mastery/combat/death/triage#1``).
 

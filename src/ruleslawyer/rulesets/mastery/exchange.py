@@ -15,6 +15,7 @@ from typing import Any
 
 from ruleslawyer.dice import Dice, parse_dice
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, Step, StepKind, TracedResult, merge_overrides
 
 from . import ids
@@ -156,14 +157,14 @@ def _formula_cite(kind: AttackKind) -> str:
     return {AttackKind.BOW: ids.FORMULA_BOW, AttackKind.CROSSBOW: ids.FORMULA_CROSSBOW}.get(kind, ids.FORMULA_MELEE)
 
 
-def _roll_attack(dice: Dice, atk: Attack, sit: Situation, rulings, name: str) -> tuple[int, bool, bool, Step]:
+def _roll_attack(dice: Dice, atk: Attack, sit: Situation, rulings, name: str, rules: Rules) -> tuple[int, bool, bool, Step]:
     children: list[Step] = []
     form = _formula_cite(atk.kind)
     formula_rulings = [R.ruling_use(R.SLING_FORMULA, rulings)] if atk.kind is AttackKind.SLING else []
     edges, edge_rulings = _edges_for("attacker", sit.elevation, rulings)
     tier = roll_tier_die(dice, atk.tier, "attack", label=f"Tier {atk.tier} die", explode=True,
                          explode_cites=[ids.ATTACK_EXPLODES], edges=edges, edge_cites=[ids.ELEVATION],
-                         rulings=rulings, field="attack.tier")
+                         rulings=rulings, field="attack.tier", rules=rules)
     children.append(tier.step)
     total = tier.total
     exploded, capped = tier.exploded, tier.capped
@@ -206,7 +207,7 @@ def _roll_attack(dice: Dice, atk: Attack, sit: Situation, rulings, name: str) ->
     return total, exploded, capped, step
 
 
-def _roll_defense(dice: Dice, d: Combatant, atk: Attack, sit: Situation, rulings) -> tuple[int, bool, Step]:
+def _roll_defense(dice: Dice, d: Combatant, atk: Attack, sit: Situation, rulings, rules: Rules) -> tuple[int, bool, Step]:
     children: list[Step] = []
     edges, edge_rulings = _edges_for("defender", sit.elevation, rulings)
     edge_cites: list[str | Citation] = [ids.ELEVATION]
@@ -217,7 +218,7 @@ def _roll_defense(dice: Dice, d: Combatant, atk: Attack, sit: Situation, rulings
                                 cites=[ids.DEFENSE_INFERIORITY, ids.WEAPON_ATTACK]))
     tier = roll_tier_die(dice, d.defense_tier, "defense", label=f"Tier {d.defense_tier} die", explode=True,
                          explode_cites=[ids.DEFENSE_EXPLODES], edges=edges, edge_cites=edge_cites,
-                         rulings=rulings, field=f"{d.name}.defense_tier")
+                         rulings=rulings, field=f"{d.name}.defense_tier", rules=rules)
     children.insert(0, Step.of(StepKind.RULE, "Tier die of the wielded melee weapon, or STR or PHY",
                                d.defense_tier, cites=[ids.DEFENSE_WIELDING]))
     children.append(tier.step)
@@ -242,7 +243,7 @@ def _roll_defense(dice: Dice, d: Combatant, atk: Attack, sit: Situation, rulings
 def resolve_exchange(attacker: Combatant, defender: Combatant, situation: Situation | None = None, *,
                      attack: Attack | None = None, dice: Dice | None = None, seed: int | None = None,
                      script: Mapping[str, Any] | None = None, rulings: Mapping[str, str] | None = None,
-                     _depth: int = 0) -> ExchangeResult:
+                     rules: Rules | None = None, _depth: int = 0) -> ExchangeResult:
     """Resolve one attack against one defender.
 
     Args:
@@ -252,6 +253,7 @@ def resolve_exchange(attacker: Combatant, defender: Combatant, situation: Situat
         dice: dice to use; else ``Dice(seed=seed, script=script)``. Scripted slots: ``attack``,
             ``defense``, ``aim``, ``endurance``, ``trauma``, ``finger``.
         rulings: ruling overrides (``ruleslawyer rulings --ruleset mastery``).
+        rules: the rules database whose tables the exchange reads (default database).
 
     Returns:
         An :class:`ExchangeResult` whose trace cites every step.
@@ -262,6 +264,7 @@ def resolve_exchange(attacker: Combatant, defender: Combatant, situation: Situat
     """
     sit = situation or Situation()
     rulings = R.check(rulings)
+    rules = resolve_rules(rules)
     atk = attack or attacker.attack
     if atk is None:
         raise RulesInputError("attack", "no attack given (pass attack= or set attacker.attack)")
@@ -377,7 +380,7 @@ def resolve_exchange(attacker: Combatant, defender: Combatant, situation: Situat
                                  cites=[ids.ELEVATION], rulings=[edge_use]))
         aim = roll_trial(dice, A.perception_tier, dc, "aim", label="Aiming Trial", cites=[ids.AIMING_TRIAL],
                          rulings=rulings, natural_rules=True, natural_cites=[ids.AIMING_TRIAL], edges=aim_edges,
-                         edge_cites=[ids.ELEVATION], field="attacker.perception_tier")
+                         edge_cites=[ids.ELEVATION], field="attacker.perception_tier", rules=rules)
         steps.append(aim.trace)
         aim_total = aim.total
         if not aim.success:
@@ -390,11 +393,11 @@ def resolve_exchange(attacker: Combatant, defender: Combatant, situation: Situat
             return finish("missed", A=A, D=D, aim_total=aim_total, defended=False, engaged=tuple(engaged), spell=spell)
 
     # 4. Attack roll, then the defense roll.
-    attack_total, exploded, capped, atk_step = _roll_attack(dice, atk, sit, rulings, A.name)
+    attack_total, exploded, capped, atk_step = _roll_attack(dice, atk, sit, rulings, A.name, rules)
     steps.append(atk_step)
     defense_total = None
     if defends:
-        defense_total, dcap, def_step = _roll_defense(dice, D, atk, sit, rulings)
+        defense_total, dcap, def_step = _roll_defense(dice, D, atk, sit, rulings, rules)
         capped |= dcap
         steps.append(def_step)
         success = defense_total >= attack_total
@@ -423,7 +426,7 @@ def resolve_exchange(attacker: Combatant, defender: Combatant, situation: Situat
                                                 Elevation.DEFENDER: Elevation.ATTACKER}.get(sit.elevation, Elevation.NONE),
                                      hostile_within_5ft=sit.range is Range.MELEE, counterattack=False,
                                      fight_on=sit.fight_on, setting=sit.setting)
-                    counter = resolve_exchange(D, A, csit, dice=dice, rulings=rulings, _depth=_depth + 1)
+                    counter = resolve_exchange(D, A, csit, dice=dice, rulings=rulings, rules=rules, _depth=_depth + 1)
                     steps.append(Step.of(StepKind.RULE, f"{D.name} counterattacks: 1 AP", counter.outcome,
                                          cites=[ids.COUNTERATTACK], children=[counter.trace]))
                     D, A = counter.attacker, counter.defender
@@ -453,14 +456,14 @@ def resolve_exchange(attacker: Combatant, defender: Combatant, situation: Situat
                              detail=", ".join(f"{m.amount} {m.type.value}" for m in atk.magic),
                              cites=[ids.DAMAGE_PORTIONS], rulings=[R.ruling_use(R.MAGIC_PORTION_ROLL, rulings)]))
     out = apply_damage(portions, armour_resistance=D.armour_resistance, durability=D.durability, health=D.health,
-                       rulings=rulings, label=f"Damage to {D.name}")
+                       rulings=rulings, label=f"Damage to {D.name}", rules=rules)
     steps.append(out.step)
     if out.to_durability or out.to_health:
         engaged.append(f"{D.name} with {A.name}")
         steps.append(Step.of(StepKind.RULE, f"{D.name} took durability or health damage: Engaged with {A.name}",
                              cites=[ids.ENGAGED]))
     after = health_damage_aftermath(D, out, exploded=exploded, setting=sit.setting, fight_on=sit.fight_on,
-                                    dice=dice, rulings=rulings)
+                                    dice=dice, rulings=rulings, rules=rules)
     steps.append(after.step)
     D = after.target
     return finish("hit", A=A, D=D, attack_total=attack_total, defense_total=defense_total, aim_total=aim_total,
@@ -470,7 +473,7 @@ def resolve_exchange(attacker: Combatant, defender: Combatant, situation: Situat
 
 
 def exchange_from_dict(data: Mapping[str, Any], *, seed: int | None = None,
-                       rulings: Mapping[str, str] | None = None) -> ExchangeResult:
+                       rulings: Mapping[str, str] | None = None, rules: Rules | None = None) -> ExchangeResult:
     """Resolve an exchange from the JSON input format (see ``ruleslawyer exchange mastery --schema``).
 
     Keys: ``attacker``, ``defender`` (Combatant objects; the attacker's ``attack`` is required),
@@ -504,4 +507,4 @@ def exchange_from_dict(data: Mapping[str, Any], *, seed: int | None = None,
         raise RulesInputError("dice", "must be an object of slot -> list of faces")
     merged = merge_overrides(data.get("rulings"), rulings)
     return resolve_exchange(attacker, defender, sit, seed=seed if seed is not None else data.get("seed"),
-                            script=script, rulings=merged)
+                            script=script, rulings=merged, rules=rules)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ruleslawyer.dice import Dice
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Step, StepKind, TracedResult
 
 from . import ids
@@ -31,13 +32,14 @@ class StartingHealth(TracedResult):
 
 def starting_health(endurance_tier: int, *, class_health: int = 0, dice: Dice | None = None,
                     seed: int | None = None, script: Mapping | None = None,
-                    rulings: Mapping[str, str] | None = None) -> StartingHealth:
+                    rulings: Mapping[str, str] | None = None, rules: Rules | None = None) -> StartingHealth:
     """Roll health for a character at ``endurance_tier`` (slot ``health``): tier 3 -> 1d2 + 1d3 + 1d4.
 
     Raises:
         RulesInputError: bad tier; class_health < 0.
     """
     rulings = R.check(rulings)
+    rules = resolve_rules(rules)
     check_tier(endurance_tier, "endurance_tier")
     if isinstance(class_health, bool) or not isinstance(class_health, int) or class_health < 0:
         raise RulesInputError("class_health", f"must be a whole number >= 0, got {class_health!r}")
@@ -46,7 +48,7 @@ def starting_health(endurance_tier: int, *, class_health: int = 0, dice: Dice | 
     rolls, steps, sides = [], [], []
     for t in range(1, endurance_tier + 1):
         r = roll_tier_die(dice, t, "health", label=f"Endurance tier {t} die", explode=use.answer == "yes",
-                          explode_rulings=[use], rulings=rulings, field="endurance_tier")
+                          explode_rulings=[use], rulings=rulings, field="endurance_tier", rules=rules)
         rolls.append(r.total)
         sides.append(f"1d{r.sides}")
         steps.append(r.step)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, Step, StepKind, TracedResult
 
 from . import ids
@@ -49,8 +50,8 @@ def _nonneg(v: Any, field: str, low: int = 0, high: int | None = None) -> int:
     return v
 
 
-def _table_row(name: str, field: str):
-    table = load_table(ids.OTHER_ACTIONS_TABLE)
+def _table_row(name: str, field: str, rules: Rules):
+    table = load_table(ids.OTHER_ACTIONS_TABLE, rules)
     for row in table.rows:
         if row.cells[0].lower() == str(name).lower().strip():
             return row
@@ -58,7 +59,7 @@ def _table_row(name: str, field: str):
                                  f"{'; '.join(r.cells[0] for r in table.rows)}")
 
 
-def _one(action: Mapping[str, Any], i: int) -> tuple[str, int, Step]:
+def _one(action: Mapping[str, Any], i: int, rules: Rules) -> tuple[str, int, Step]:
     f = f"actions[{i}]"
     if not isinstance(action, Mapping):
         raise RulesInputError(f, "must be an object with one of: " + ", ".join(ACTION_KEYS))
@@ -68,7 +69,7 @@ def _one(action: Mapping[str, Any], i: int) -> tuple[str, int, Step]:
     kind = keys[0]
     v = action[kind]
     if kind == "table":
-        row = _table_row(v, f"{f}.table")
+        row = _table_row(v, f"{f}.table", rules)
         ap = int(row.cells[1])
         cites: list[str | Citation] = [row.unit_id]
         adjust = action.get("adjust", 0)
@@ -96,7 +97,7 @@ def _one(action: Mapping[str, Any], i: int) -> tuple[str, int, Step]:
         use = _nonneg(action.get("use", 0), f"{f}.use")
         what = ", ".join(items) or "item"
         children = [Step.of(StepKind.RULE, f"Retrieve {what} ({where})", cost, cites=[cite] + (
-            [_table_row("Item, Retrieve Stored", f).unit_id]
+            [_table_row("Item, Retrieve Stored", f, rules).unit_id]
             if where == "container" else []))]
         if where == "container" and len(items) > 1:
             children.append(Step.of(StepKind.RULE, "One retrieval gets everything you need from that container",
@@ -117,13 +118,13 @@ def _one(action: Mapping[str, Any], i: int) -> tuple[str, int, Step]:
                                           cites=[ids.WEAPON_SWITCHING])
     if kind == "drop":
         return f"drop {v}", 0, Step.of(StepKind.RULE, f"Drop {v}: free", 0, detail="it is now on the ground",
-                                       cites=[ids.WEAPON_SWITCHING, _table_row("Item, Drop", f).unit_id])
+                                       cites=[ids.WEAPON_SWITCHING, _table_row("Item, Drop", f, rules).unit_id])
     if kind == "remove_shield":
         s = str(v).lower()
         if s not in _SHIELDS:
             raise RulesInputError(f"{f}.remove_shield", f"unknown shield {v!r}; allowed: heater, kite (strapped), targe (held)")
         ap = _SHIELDS[s]
-        cites = [ids.SHIELD_REMOVAL] + ([_table_row("Shield, Remove (strapped)", f).unit_id] if ap else [])
+        cites = [ids.SHIELD_REMOVAL] + ([_table_row("Shield, Remove (strapped)", f, rules).unit_id] if ap else [])
         label = f"Remove strapped {s} shield" if ap else "Drop the targe (held, not strapped): free"
         return f"remove {s}", ap, Step.of(StepKind.RULE, label, ap, cites=cites)
     if kind == "cast":
@@ -155,7 +156,8 @@ def _one(action: Mapping[str, Any], i: int) -> tuple[str, int, Step]:
     return "triage", 2, Step.of(StepKind.RULE, "Triage an adjacent dying creature", 2, cites=[ids.TRIAGE])
 
 
-def plan_actions(actions: Sequence[Mapping[str, Any]], *, ap_per_round: int = AP_PER_ROUND) -> APPlan:
+def plan_actions(actions: Sequence[Mapping[str, Any]], *, ap_per_round: int = AP_PER_ROUND,
+                 rules: Rules | None = None) -> APPlan:
     """Add up the AP of a list of actions and the rounds they take at 2 AP per round.
 
     Each action is an object with one key: ``{"table": "<Other Actions row>", "adjust": ±2}``,
@@ -179,10 +181,11 @@ def plan_actions(actions: Sequence[Mapping[str, Any]], *, ap_per_round: int = AP
         raise RulesInputError("ap_per_round", f"must be 2, or 1 after a Trauma that says so; got {ap_per_round!r}")
     if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence) or not actions:
         raise RulesInputError("actions", "must be a non-empty list of action objects")
+    rules = resolve_rules(rules)
     costs = []
     children = []
     for i, a in enumerate(actions):
-        name, ap, step = _one(a, i)
+        name, ap, step = _one(a, i, rules)
         costs.append((name, ap))
         children.append(step)
     total = sum(ap for _, ap in costs)

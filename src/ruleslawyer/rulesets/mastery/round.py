@@ -15,6 +15,7 @@ from typing import Any
 
 from ruleslawyer.dice import Dice
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Step, StepKind, TracedResult, merge_overrides
 
 from . import ids
@@ -170,7 +171,7 @@ _CONDITION_BY_TIER = {3: "Paralyzed", 2: "Stunned", 1: "Dazed", 0: ""}
 
 def startle(dice: Dice, *, name: str = "creature", agility_tier: int, perception_tier: int,
             dc: int | None = None, ambush_dc: int | None = None, round_number: int = 1,
-            rulings: Mapping[str, str] | None = None) -> StartleResult:
+            rulings: Mapping[str, str] | None = None, rules: Rules | None = None) -> StartleResult:
     """Roll a Startle trial: Agility tier die + Perception tier die (slots ``startle_agility``,
     ``startle_perception``) against DC 6 (both sides unaware), a GM-adjusted ``dc``, or ``ambush_dc``.
 
@@ -180,6 +181,7 @@ def startle(dice: Dice, *, name: str = "creature", agility_tier: int, perception
     Raises:
         RulesInputError: bad tier, DC < 1, round < 1.
     """
+    rules = resolve_rules(rules)
     check_tier(agility_tier, f"{name}.agility_tier")
     check_tier(perception_tier, f"{name}.perception_tier")
     if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
@@ -197,10 +199,10 @@ def startle(dice: Dice, *, name: str = "creature", agility_tier: int, perception
     explode = R.ruling_use(R.TRIAL_DICE_EXPLODE, rulings)
     ag = roll_tier_die(dice, agility_tier, "startle_agility", label="Agility tier die",
                        explode=explode.answer == "yes", explode_rulings=[explode], rulings=rulings,
-                       field=f"{name}.agility_tier")
+                       field=f"{name}.agility_tier", rules=rules)
     pe = roll_tier_die(dice, perception_tier, "startle_perception", label="Perception tier die",
                        explode=explode.answer == "yes", explode_rulings=[explode], rulings=rulings,
-                       field=f"{name}.perception_tier")
+                       field=f"{name}.perception_tier", rules=rules)
     total = ag.total + pe.total
     children += [ag.step, pe.step, Step.of(StepKind.RULING, "Startle roll: the two dice added", total,
                                            cites=[ids.STARTLE_TRIAL], rulings=[R.ruling_use(R.STARTLE_ROLL, rulings)])]
@@ -305,7 +307,7 @@ def _acting(n: int) -> str:
 def sequence_round(combatants: Sequence[RoundCombatant], *, round_number: int = 1, side_roll: int | None = None,
                    startle_dc: int | None = None, ambush_dc: int | None = None, dice: Dice | None = None,
                    seed: int | None = None, script: Mapping[str, Any] | None = None,
-                   rulings: Mapping[str, str] | None = None) -> SequenceResult:
+                   rulings: Mapping[str, str] | None = None, rules: Rules | None = None) -> SequenceResult:
     """Sequence a round: Startle (round 1, unaware creatures), declarations -> phases, the 1d6 side
     roll (slot ``side``; 1-3 PCs, 4-6 enemies), then Fast, Moderate, Slow, each winning side first;
     holds to a later phase and holds for a trigger.
@@ -315,6 +317,7 @@ def sequence_round(combatants: Sequence[RoundCombatant], *, round_number: int = 
             ``combatants[i].declaration.hold_to``), duplicate names, a side roll outside 1..6, ...
     """
     rulings = R.check(rulings)
+    rules = resolve_rules(rules)
     if not combatants:
         raise RulesInputError("combatants", "at least one combatant is needed")
     names = [c.name for c in combatants]
@@ -331,7 +334,8 @@ def sequence_round(combatants: Sequence[RoundCombatant], *, round_number: int = 
     if unaware:
         for c in unaware:
             s = startle(dice, name=c.name, agility_tier=c.agility_tier, perception_tier=c.perception_tier,
-                        dc=startle_dc, ambush_dc=ambush_dc, round_number=round_number, rulings=rulings)
+                        dc=startle_dc, ambush_dc=ambush_dc, round_number=round_number, rulings=rulings,
+                        rules=rules)
             startles.append(s)
         steps.append(Step.of(StepKind.RESULT, "1. Startle or Ambush", _count(len(startles), "Startle trial"),
                              cites=[ids.FLOW_STARTLE],
@@ -415,7 +419,7 @@ def sequence_round(combatants: Sequence[RoundCombatant], *, round_number: int = 
 
 
 def sequence_from_dict(data: Mapping[str, Any], *, seed: int | None = None,
-                       rulings: Mapping[str, str] | None = None) -> SequenceResult:
+                       rulings: Mapping[str, str] | None = None, rules: Rules | None = None) -> SequenceResult:
     """Sequence a round from the JSON input format (``ruleslawyer sequence mastery --schema``)."""
     if not isinstance(data, Mapping):
         raise RulesInputError("input", "must be a JSON object")
@@ -468,4 +472,4 @@ def sequence_from_dict(data: Mapping[str, Any], *, seed: int | None = None,
     return sequence_round(out, round_number=data.get("round", 1), side_roll=data.get("side_roll"),
                           startle_dc=data.get("startle_dc"), ambush_dc=data.get("ambush_dc"),
                           seed=seed if seed is not None else data.get("seed"), script=data.get("dice"),
-                          rulings=merged)
+                          rulings=merged, rules=rules)

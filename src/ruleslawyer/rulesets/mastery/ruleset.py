@@ -19,4 +19,5 @@ RULESET = Ruleset(
             ("Mastery exchange", "ruleslawyer.widgets.exchange_mastery:MasteryExchangePanel"),
             ("Mastery round", "ruleslawyer.widgets.rounds:MasteryRoundPanel")),
     concordance=DATA_DIR / "concordance" / "mastery.json",
+    order=10,
 )

@@ -56,13 +56,15 @@ class Edge(StrEnum):
 _EDGE_RULING = {Edge.DOMINANCE: R.DOMINANCE, Edge.IMPOTENCE: R.IMPOTENCE, Edge.INFERIORITY: R.INFERIORITY}
 
 
-def tier_die(tier: int, rulings: Mapping[str, str] | None = None, field: str = "tier") -> tuple[int, Step]:
+def tier_die(tier: int, rulings: Mapping[str, str] | None = None, field: str = "tier", *,
+             rules: Rules | None = None) -> tuple[int, Step]:
     """The die a tier rolls.
 
     Args:
         tier: 1..MAX_TIER.
         rulings: overrides (``mastery.tier-die-above-3``).
         field: input name for errors.
+        rules: the rules database (default database).
 
     Returns:
         ``(sides, step)``: tier 1 -> 2, 2 -> 3, 3 -> 4, the step citing that tier's row of the
@@ -74,7 +76,7 @@ def tier_die(tier: int, rulings: Mapping[str, str] | None = None, field: str = "
         RulesInputError: tier out of range, or above 3 under the 'refuse' answer.
     """
     check_tier(tier, field)
-    table = load_table(ids.TIER_DICE_TABLE)
+    table = load_table(ids.TIER_DICE_TABLE, rules)
     for row in table.rows:
         if row.cells[0] == str(tier):
             sides = int(row.cells[1].lstrip("d"))
@@ -122,7 +124,8 @@ def _one(dice: Dice, sides: int, slot: str, explode: bool, rulings) -> tuple[tup
 def roll_tier_die(dice: Dice, tier: int, slot: str, *, label: str, explode: bool,
                   explode_cites: Sequence[str | Citation] = (), explode_rulings: Sequence = (),
                   edges: Sequence[Edge] = (), edge_cites: Sequence[str | Citation] = (),
-                  rulings: Mapping[str, str] | None = None, field: str = "tier") -> TierRoll:
+                  rulings: Mapping[str, str] | None = None, field: str = "tier",
+                  rules: Rules | None = None) -> TierRoll:
     """Roll a tier die (exploding per die when ``explode``), applying at most one net edge.
 
     Edges combine per ``mastery.edge-combining`` (Dominance cancels one drawback; drawbacks do not
@@ -132,7 +135,7 @@ def roll_tier_die(dice: Dice, tier: int, slot: str, *, label: str, explode: bool
     Returns:
         A :class:`TierRoll`; its step is a ROLL step with sub-steps for the die, explosions and edge.
     """
-    sides, die_step = tier_die(tier, rulings, field)
+    sides, die_step = tier_die(tier, rulings, field, rules=rules)
     children = [die_step]
     faces, exploded, capped, cap_uses = _one(dice, sides, slot, explode, rulings)
     explode_note = Step.of(StepKind.RULE, "Dice explode on a max roll" if explode else "Die does not explode",
@@ -206,7 +209,7 @@ def roll_trial(dice: Dice, tier: int, dc: int, slot: str, *, label: str, cites: 
                rulings: Mapping[str, str] | None = None, modifier: int = 0,
                natural_rules: bool = False, natural_cites: Sequence[str | Citation] = (),
                edges: Sequence[Edge] = (), edge_cites: Sequence[str | Citation] = (),
-               field: str = "tier") -> TrialResult:
+               field: str = "tier", rules: Rules | None = None) -> TrialResult:
     """Roll a trial: the tier die (+ ``modifier``) against ``dc``.
 
     Trial dice explode per ``mastery.trial-dice-explode``; a total equal to the DC succeeds per
@@ -216,7 +219,7 @@ def roll_trial(dice: Dice, tier: int, dc: int, slot: str, *, label: str, cites: 
     explode_use = R.ruling_use(R.TRIAL_DICE_EXPLODE, rulings)
     roll = roll_tier_die(dice, tier, slot, label=f"{label}: tier {tier} die", explode=explode_use.answer == "yes",
                          explode_rulings=[explode_use], edges=edges, edge_cites=edge_cites,
-                         rulings=rulings, field=field)
+                         rulings=rulings, field=field, rules=rules)
     total = roll.total + modifier
     children = [roll.step]
     if modifier:
@@ -247,13 +250,13 @@ def roll_trial(dice: Dice, tier: int, dc: int, slot: str, *, label: str, cites: 
     return TrialResult(tier, dc, total, roll.natural, roll.sides, success, always, step)
 
 
-def named_dc(name: str) -> tuple[int, str]:
+def named_dc(name: str, rules: Rules | None = None) -> tuple[int, str]:
     """A named difficulty's DC and its supplement row id (Easy 2, Straightforward 4, Tricky 6).
 
     Raises:
         RulesInputError: unknown name (lists the known ones).
     """
-    table = load_table(ids.NAMED_DC_TABLE)
+    table = load_table(ids.NAMED_DC_TABLE, rules)
     for row in table.rows:
         if row.cells[0].lower() == str(name).lower():
             return int(row.cells[1]), row.unit_id

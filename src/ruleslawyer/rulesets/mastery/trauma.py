@@ -14,6 +14,7 @@ from enum import StrEnum
 
 from ruleslawyer.dice import Dice
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, Step, StepKind, TracedResult
 
 from . import ids
@@ -89,7 +90,8 @@ class TraumaCheck(TracedResult):
         return self.outcome == "trauma"
 
 
-def trauma_follows(event: TraumaEvent | str, setting: TraumaSetting | str = TraumaSetting.REALISTIC) -> TraumaCheck:
+def trauma_follows(event: TraumaEvent | str, setting: TraumaSetting | str = TraumaSetting.REALISTIC, *,
+                   rules: Rules | None = None) -> TraumaCheck:
     """Say whether a Trauma (or an Endurance trial, Straightforward 4) follows ``event`` under ``setting``.
 
     Rules: ``.../trauma-table#1`` (each setting includes those above it), ``#2`` Realistic (the
@@ -117,7 +119,7 @@ def trauma_follows(event: TraumaEvent | str, setting: TraumaSetting | str = Trau
     else:
         from .tiers import named_dc
 
-        dc, dc_row = named_dc("Straightforward")
+        dc, dc_row = named_dc("Straightforward", rules)
         cites.append(dc_row)
         outcome = what
         label = f"{ev.value}: Endurance trial (Straightforward, {dc}) or suffer a Trauma"
@@ -260,7 +262,7 @@ def _loss(text: str) -> tuple[str, str | None]:
 
 def roll_trauma(*, roll: int | None = None, finger: int | None = None, dice: Dice | None = None,
                 seed: int | None = None, sheet: TraumaSheet | None = None,
-                rulings: Mapping[str, str] | None = None, table=None) -> Trauma:
+                rulings: Mapping[str, str] | None = None, table=None, rules: Rules | None = None) -> Trauma:
     """Roll 1d100 on the Trauma table (``mastery/combat/tables/trauma``, loaded from the db).
 
     Args:
@@ -270,7 +272,8 @@ def roll_trauma(*, roll: int | None = None, finger: int | None = None, dice: Dic
         sheet: the character's trauma sheet to update (second eye -> Blinded, second ear ->
             Deafened, both lungs -> suffocating, all fingers of a hand -> lost hand).
         rulings: overrides (``mastery.trauma-lost-part``, ``mastery.finger-order``).
-        table: the trauma :class:`~ruleslawyer.tables.RuleTable` (default: loaded from the db).
+        table: the trauma :class:`~ruleslawyer.tables.RuleTable` (default: loaded from ``rules``).
+        rules: the rules database (default database).
 
     Returns:
         A :class:`Trauma` with the row, its citation, the roll(s) and the updated sheet.
@@ -280,7 +283,7 @@ def roll_trauma(*, roll: int | None = None, finger: int | None = None, dice: Dic
         DiceScriptError: a scripted slot ran out or holds an impossible face.
     """
     R.check(rulings)
-    table = table or load_table(ids.TRAUMA_TABLE)
+    table = table or load_table(ids.TRAUMA_TABLE, resolve_rules(rules))
     if roll is not None:
         table.row_for(roll)  # validates 1..100
     if finger is not None:
