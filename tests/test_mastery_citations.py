@@ -7,7 +7,8 @@ import pytest
 
 from ruleslawyer import rulesdb
 from ruleslawyer.rulesets import mastery as M
-from ruleslawyer.trace import all_rulings, get_ruling
+from ruleslawyer.registry import all_rulings
+from ruleslawyer.trace import get_ruling
 
 
 @pytest.fixture(scope="module")

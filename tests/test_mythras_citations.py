@@ -18,7 +18,8 @@ from ruleslawyer.rulesets.mythras import ids as my_ids
 from ruleslawyer.rulesets.mythras.exchange import ExchangeInput, resolve_exchange
 from ruleslawyer.rulesets.mythras.initiative import InitiativeCombatant, roll_initiative
 from ruleslawyer.rulesets.mythras.special_effects import effect_names
-from ruleslawyer.trace import all_rulings, get_ruling
+from ruleslawyer.registry import all_rulings
+from ruleslawyer.trace import get_ruling
 
 SIZES = ["Small", "Medium", "Large", "Huge", "Enormous"]
 TRAITS = ["cutting", "impaling", "bludgeoning", "shield", "two-handed", "unarmed"]

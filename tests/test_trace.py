@@ -19,7 +19,7 @@ from ruleslawyer.trace import (
     Step,
     StepKind,
     TracedResult,
-    all_rulings,
+    registered_rulings as all_rulings,
     check_overrides,
     get_ruling,
     register,

@@ -46,6 +46,7 @@ class Ruleset:
         commands: module (dotted name) with ``register(subparsers)`` adding its CLI commands, or None.
         panels: ``(tab title, "module:ClassName")`` of its panels for the app, in tab order.
         concordance: JSON file of ``{concept id: {"summary": ..., "cites": [ids]}}`` cells, or None.
+        order: display order among rulesets (tabs, comparison columns); ties go by id.
     """
 
     id: str
@@ -56,6 +57,7 @@ class Ruleset:
     commands: str | None = None
     panels: tuple[tuple[str, str], ...] = field(default=())
     concordance: Path | None = None
+    order: int = 100
 
     def ruling_objects(self) -> "tuple[Ruling, ...]":
         """The ruleset's rulings (its ``rulings`` module's ``RULINGS``), registered for look-up."""
@@ -143,12 +145,12 @@ def _discover() -> dict[str, Ruleset]:
 
 
 def rulesets() -> tuple[Ruleset, ...]:
-    """Every installed ruleset, sorted by id (discovered once per process)."""
+    """Every installed ruleset, in display order (``order``, then id; discovered once per process)."""
     global _found
     with _lock:
         if _found is None:
             _found = _discover()
-        return tuple(_found.values())
+        return tuple(sorted(_found.values(), key=lambda r: (r.order, r.id)))
 
 
 def discovered() -> bool:
@@ -157,7 +159,7 @@ def discovered() -> bool:
 
 
 def ruleset_ids() -> tuple[str, ...]:
-    """The ids of every installed ruleset, sorted."""
+    """The ids of every installed ruleset, in display order."""
     return tuple(r.id for r in rulesets())
 
 

@@ -42,7 +42,7 @@ __all__ = [
     "PROVENANCE_PUBLISHED_PREFIX",
     "register",
     "get_ruling",
-    "all_rulings",
+    "registered_rulings",
     "resolve_ruling",
     "check_overrides",
     "merge_overrides",
@@ -480,8 +480,10 @@ def get_ruling(ruling_id: str) -> Ruling:
         ) from None
 
 
-def all_rulings(ruleset: str | None = None) -> list[Ruling]:
-    """Return registered rulings sorted by id, optionally only one ruleset's.
+def registered_rulings(ruleset: str | None = None) -> list[Ruling]:
+    """Rulings registered in this process so far, sorted by id, optionally only one ruleset's.
+
+    The complete list, whatever was imported, is :func:`ruleslawyer.registry.all_rulings`.
 
     Args:
         ruleset: Ruleset id to filter on, or ``None`` for all.

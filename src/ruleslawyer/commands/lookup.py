@@ -76,9 +76,10 @@ def _define(args) -> int:
 
 
 def _audit(args) -> int:
+    from ruleslawyer.registry import all_rulings
     from ruleslawyer.rulesdb.audit import audit
 
-    report = audit(args.ruleset, include_supplements=args.supplements, rules=args.rules)
+    report = audit(args.ruleset, include_supplements=args.supplements, rulings=all_rulings(), rules=args.rules)
     if args.json:
         from ruleslawyer.cli import print_json
         print_json(report)

@@ -12,18 +12,15 @@
   spells show up too);
 - **table coverage** — every table's rows and, for rollable ones, faces covered, gaps and overlaps,
   plus tables the text names that do not exist;
-- **rulings** — every ruling registered by the engines that exist (each ``ruleslawyer.rulesets.*``
-  package is imported), with any cited id missing from the database.
+- **rulings** — the rulings the caller passes (the CLI passes every installed ruleset's, from
+  :func:`ruleslawyer.registry.all_rulings`), with any cited id missing from the database.
 
 The report has ``to_dict()`` and ``to_markdown()``.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
-import os
-import pkgutil
 import re
 from dataclasses import dataclass, field
 
@@ -200,26 +197,10 @@ def _undefined(units: list, defined: dict[str, set[str]]) -> list[dict]:
     return sorted(rows, key=lambda r: (-r["count"], r["ruleset"], r["term"]))
 
 
-def _rulings(ids: set[str]) -> tuple[list[dict], list[str]]:
-    problems: list[str] = []
-    try:
-        import ruleslawyer.rulesets as pkg
-
-        for mod in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-            try:
-                importlib.import_module(f"ruleslawyer.rulesets.{mod.name}")
-            except Exception as exc:  # noqa: BLE001 - an engine that fails to import is a finding
-                problems.append(f"ruleslawyer.rulesets.{mod.name}: {type(exc).__name__}: {exc}")
-    except ImportError as exc:  # pragma: no cover
-        problems.append(f"ruleslawyer.rulesets: {exc}")
-    from ruleslawyer.trace import all_rulings
-
-    out = []
-    for r in all_rulings():
-        out.append({"id": r.id, "ruleset": r.ruleset, "provenance": r.provenance, "question": r.question,
-                    "default": r.default, "alternatives": list(r.alternatives), "cites": list(r.cites),
-                    "missing_cites": [c for c in r.cites if c not in ids]})
-    return out, problems
+def _rulings(rulings, ids: set[str]) -> list[dict]:
+    return [{"id": r.id, "ruleset": r.ruleset, "provenance": r.provenance, "question": r.question,
+             "default": r.default, "alternatives": list(r.alternatives), "cites": list(r.cites),
+             "missing_cites": [c for c in r.cites if c not in ids]} for r in rulings]
 
 
 def cross_references(rule_id: str | None = None, *, status: str | None = None,
@@ -256,7 +237,7 @@ def cross_references(rule_id: str | None = None, *, status: str | None = None,
     return [dict(zip(cols, r)) for r in connect(rules or db).execute(sql + " ORDER BY from_id, text, status", params)]
 
 
-def audit(ruleset: str | None = None, *, include_supplements: bool = False,
+def audit(ruleset: str | None = None, *, include_supplements: bool = False, rulings=None,
           db=None, rules=None) -> AuditReport:
     """Audit the sources in the database.
 
@@ -264,6 +245,9 @@ def audit(ruleset: str | None = None, *, include_supplements: bool = False,
         ruleset: only this ruleset (default: all).
         include_supplements: also audit the kit's supplement documents (default: the chapters and
             house rules only — the texts an author prints).
+        rulings: the rulings to check (their cited ids must exist), e.g.
+            ``ruleslawyer.registry.all_rulings()``; None: no rulings section. The data layer never
+            imports the engines itself.
 
     Returns:
         An :class:`AuditReport`.
@@ -333,7 +317,8 @@ def audit(ruleset: str | None = None, *, include_supplements: bool = False,
                        "gaps": [f for f in range(1, (sides or 0) + 1) if f not in faces],
                        "overlaps": sorted(f for f, n in faces.items() if n > 1), "empty_cells": empty})
 
-    rulings, problems = _rulings({r[0] for r in conn.execute("SELECT id FROM units UNION SELECT id FROM rule_tables")})
+    rulings = _rulings(rulings or (), {r[0] for r in conn.execute("SELECT id FROM units UNION SELECT id FROM rule_tables")})
+    problems: list[str] = []
     if ruleset:
         rulings = [r for r in rulings if r["ruleset"] == ruleset]
     return AuditReport({"rulesets": rulesets, "kinds": kinds}, tuple(dangling), tuple(resolved),

@@ -113,6 +113,23 @@ def _data() -> tuple[dict, ...]:
     return tuple(json.loads(CONCORDANCE_FILE.read_text(encoding="utf-8"))["concepts"])
 
 
+def _cells() -> dict[str, dict]:
+    """``{ruleset id: {concept id: {"summary", "cites"}}}`` from every installed ruleset's
+    ``Ruleset.concordance`` file (:mod:`ruleslawyer.registry`), in ruleset-id order."""
+    from ruleslawyer.errors import RulesDataError
+    from ruleslawyer.registry import rulesets
+
+    out: dict[str, dict] = {}
+    for r in rulesets():
+        if r.concordance is None:
+            continue
+        try:
+            out[r.id] = json.loads(Path(r.concordance).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise RulesDataError(f"{r.concordance}:1: cannot read the {r.id} concordance cells: {exc}") from None
+    return out
+
+
 def concepts() -> list[dict]:
     """The concepts: ``[{"id", "title", "aliases"}]`` in their order."""
     return [{"id": c["id"], "title": c["title"], "aliases": list(c.get("aliases", []))} for c in _data()]
@@ -157,8 +174,10 @@ def compare(concept: str, *, db=None, rules=None) -> Comparison:
     conn = connect(rules or db)
     titles = dict(conn.execute("SELECT DISTINCT ruleset, ruleset_title FROM chapters"))
     cells = []
-    for ruleset in c["cells"]:  # the data's order: Mastery, Mythras, Against the Darkmaster
-        cell = c["cells"][ruleset]
+    for ruleset, by_concept in _cells().items():
+        cell = by_concept.get(c["id"])
+        if cell is None:
+            continue
         cites = []
         for rid in cell["cites"]:
             row = conn.execute("SELECT id, breadcrumb, text FROM units WHERE id = ?", (rid,)).fetchone()

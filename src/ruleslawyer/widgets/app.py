@@ -8,43 +8,53 @@ import ipywidgets as widgets
 
 from .base import esc, style_widget
 
-__all__ = ["PANELS", "all_panels", "app"]
+__all__ = ["KIT_PANELS_FIRST", "KIT_PANELS_LAST", "panel_specs", "all_panels", "app"]
 
-#: (tab title, module, class name, keyword arguments), in tab order.
-PANELS: tuple[tuple[str, str, str, dict], ...] = (
-    ("Search", "search", "SearchPanel", {}),
-    ("Tables", "tables", "TablePanel", {}),
-    ("Trauma", "trauma", "TraumaPanel", {}),
-    ("Mastery exchange", "exchange_mastery", "MasteryExchangePanel", {}),
-    ("Mastery round", "rounds", "MasteryRoundPanel", {}),
-    ("Mythras exchange", "exchange_mythras", "MythrasExchangePanel", {}),
-    ("Darkmaster round", "rounds", "DarkmasterRoundPanel", {}),
-    ("Rule by id", "cite", "CitationViewer", {"rule_id": "mastery/combat/death/fighting-on#2"}),
+#: The kit's own panels, first and last: (tab title, "module:ClassName", keyword arguments).
+KIT_PANELS_FIRST: tuple[tuple[str, str, dict], ...] = (
+    ("Search", "ruleslawyer.widgets.search:SearchPanel", {}),
+    ("Tables", "ruleslawyer.widgets.tables:TablePanel", {}),
+)
+KIT_PANELS_LAST: tuple[tuple[str, str, dict], ...] = (
+    ("Rule by id", "ruleslawyer.widgets.cite:CitationViewer", {"rule_id": "mastery/combat/death/fighting-on#2"}),
 )
 
 
-def all_panels() -> list[tuple[str, object]]:
-    """Build every panel whose module is installed: ``[(title, panel), ...]`` in tab order.
+def panel_specs() -> list[tuple[str, str, dict]]:
+    """Every tab in order: the kit's Search and Tables, each installed ruleset's panels
+    (:attr:`ruleslawyer.registry.Ruleset.panels`, in ruleset order), then Rule by id."""
+    from ruleslawyer.registry import rulesets
 
-    A panel that cannot be built (its engine is missing) is replaced by a widget saying why, so the
-    app always starts.
+    middle = [(title, target, {}) for r in rulesets() for title, target in r.panels]
+    return [*KIT_PANELS_FIRST, *middle, *KIT_PANELS_LAST]
+
+
+def _panel_class(target: str):
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def all_panels(rules=None) -> list[tuple[str, object]]:
+    """Build every panel: ``[(title, panel), ...]`` in tab order (see :func:`panel_specs`).
+
+    A panel that cannot be built (its engine is missing or broken) is replaced by a widget saying
+    why, so the app always starts.
     """
     out: list[tuple[str, object]] = []
-    for title, module, name, kwargs in PANELS:
+    for title, target, kwargs in panel_specs():
         try:
-            cls = getattr(importlib.import_module(f".{module}", __package__), name)
-        except (ImportError, AttributeError):
-            continue
-        try:
+            cls = _panel_class(target)
+            kwargs = {**kwargs, "rules": rules} if rules is not None else kwargs
             out.append((title, cls(**kwargs)))
         except Exception as exc:  # noqa: BLE001 - show why instead of failing the whole app
             out.append((title, widgets.HTML(f'<div class="rl-error">{esc(title)} is unavailable: {esc(exc)}</div>')))
     return out
 
 
-def app(selected: int = 0) -> widgets.VBox:
-    """The tabbed app: one tab per panel (see :data:`PANELS`)."""
-    panels = all_panels()
+def app(selected: int = 0, rules=None) -> widgets.VBox:
+    """The tabbed app: one tab per panel (see :func:`panel_specs`), all on the rules handle ``rules``
+    (default: the default database)."""
+    panels = all_panels(rules)
     tab = widgets.Tab(children=[getattr(p, "widget", p) for _, p in panels])
     for i, (title, _) in enumerate(panels):
         tab.set_title(i, title)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import functools
 import html
-import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -31,6 +30,7 @@ import ipywidgets as widgets
 
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.render import to_html
+from ruleslawyer.rulesdb.handle import resolve_rules
 from ruleslawyer.shipped import ASSETS_DIR
 from ruleslawyer.trace import RulingUse, Step, get_ruling
 
@@ -70,42 +70,39 @@ def style_widget() -> widgets.HTML:
     return widgets.HTML(f"<style>{css()}</style>", layout=widgets.Layout(display="none"))
 
 
-def _db_key() -> str:
-    return os.environ.get("RULESLAWYER_DB", "")
-
-
 #: How many of a section's rules a citation of the section (its heading) quotes.
 SECTION_QUOTE_UNITS = 4
 
 
-@functools.lru_cache(maxsize=4096)
-def _resolve(db_key: str, rule_id: str):
+def _resolve(rules, rule_id: str):
     from types import SimpleNamespace
 
     from ruleslawyer.rulesdb import UnknownIdError, context, get_rule
 
     try:
-        rule = get_rule(rule_id)
+        rule = get_rule(rule_id, rules=rules)
     except UnknownIdError:
         return None
     if rule.kind != "heading":
         return rule
-    units = context(rule_id, after=SECTION_QUOTE_UNITS + 1).after
+    units = context(rule_id, after=SECTION_QUOTE_UNITS + 1, rules=rules).after
     text = "\n".join(u.text for u in units[:SECTION_QUOTE_UNITS])
     if len(units) > SECTION_QUOTE_UNITS:
         text += "\n…"
     return SimpleNamespace(id=rule.id, breadcrumb=rule.breadcrumb, text=text or rule.text, kind=rule.kind)
 
 
-def resolve_rule(rule_id: str):
-    """The rule with this id, or None: the ``resolve`` of the renderers.
+def resolve_rule(rule_id: str, rules=None):
+    """The rule with this id in ``rules`` (a rules handle; default database), or None: the
+    ``resolve`` of the renderers. Cached on the handle.
 
     A paragraph, list item or table row resolves to its :class:`ruleslawyer.rulesdb.Rule`. A section
     (a heading id) resolves to its breadcrumb and the verbatim text of its first
     :data:`SECTION_QUOTE_UNITS` rules, one per line (``…`` when the section has more), so opening the
     citation shows what the section says rather than its title alone.
     """
-    return _resolve(_db_key(), rule_id)
+    handle = resolve_rules(rules)
+    return handle.cached("widgets.quote:" + rule_id, lambda: _resolve(handle, rule_id))
 
 
 _CITE = re.compile(
@@ -127,21 +124,21 @@ def wrap_citations(fragment: str, *, open_all: bool = False) -> str:
                      fragment)
 
 
-def trace_html(step: Step, *, open_all: bool = False) -> str:
+def trace_html(step: Step, *, open_all: bool = False, rules=None) -> str:
     """Render a trace for a panel: :func:`~ruleslawyer.render.to_html` with the database as resolver.
 
     Citations become click-to-open quotes (see :func:`wrap_citations`); there is no ``href``.
     """
-    body = to_html(step, resolve=resolve_rule, link=lambda _rule_id: None)
+    body = to_html(step, resolve=lambda rule_id: resolve_rule(rule_id, rules), link=lambda _rule_id: None)
     return f'<div class="rl-trace-wrap">{wrap_citations(body, open_all=open_all)}</div>'
 
 
-def cite_html(rule_id: str, *, note: str = "", open_: bool = False) -> str:
+def cite_html(rule_id: str, *, note: str = "", open_: bool = False, rules=None) -> str:
     """One citation as the panels show it: a click-to-open link to the quoted rule.
 
     Unknown ids show the bare id (escaped) and no quote.
     """
-    rule = resolve_rule(rule_id)
+    rule = resolve_rule(rule_id, rules)
     crumb = rule.breadcrumb if rule is not None else rule_id
     link = f'<a class="rl-cite" data-rule-id="{esc(rule_id)}" title="{esc(rule_id)}">{esc(crumb)}</a>'
     if note:
@@ -250,6 +247,7 @@ class PanelFrame:
         on_rulings_change: called when a ruling dropdown changes (normally the panel's ``run``).
         css_class: extra class for the outer box (``rl-search-panel`` ...), handy in browser tests.
         beside: a widget (e.g. a list of hits) to place left of the output.
+        rules: the rules handle whose rules the citations quote (None: the default database).
 
     Attributes:
         widget: the outer VBox to display.
@@ -260,7 +258,8 @@ class PanelFrame:
     """
 
     def __init__(self, title: str, controls: Iterable[Any], *, on_rulings_change: Callable[[], None] | None = None,
-                 css_class: str = "", beside: widgets.Widget | None = None) -> None:
+                 css_class: str = "", beside: widgets.Widget | None = None, rules=None) -> None:
+        self.rules = rules  # the rules handle citations are quoted from (None: the default database)
         rows = []
         for row in controls:
             rows.append(widgets.HBox(list(row), layout=widgets.Layout(flex_flow="row wrap"))
@@ -300,7 +299,7 @@ class PanelFrame:
         """Render ``step`` with :func:`trace_html` between an optional header and footer (HTML built
         from escaped text), and update the rulings bar with the rulings the trace used."""
         self.rulings.show(step.ruling_uses())
-        self.show(header + trace_html(step) + footer, status=status)
+        self.show(header + trace_html(step, rules=self.rules) + footer, status=status)
         self._last_step = step
         self.markdown_toggle.layout.display = None
         self._sync_markdown()
@@ -311,7 +310,7 @@ class PanelFrame:
         if on:
             from ruleslawyer.render import to_markdown
 
-            self.markdown.value = to_markdown(self._last_step, resolve=resolve_rule)
+            self.markdown.value = to_markdown(self._last_step, resolve=lambda i: resolve_rule(i, self.rules))
 
     def show_error(self, exc: BaseException) -> None:
         """Show ``exc`` as a message (see :func:`error_html`)."""
@@ -423,21 +422,22 @@ class TraceView:
         result: an engine result (anything with ``.trace``) or a :class:`~ruleslawyer.trace.Step`.
     """
 
-    def __init__(self, result: Any) -> None:
+    def __init__(self, result: Any, *, rules=None) -> None:
         self.step: Step = result if isinstance(result, Step) else result.trace
+        self.rules = rules
 
     def _repr_html_(self) -> str:
-        return f"<style>{css()}</style>" + trace_html(self.step)
+        return f"<style>{css()}</style>" + trace_html(self.step, rules=self.rules)
 
     def markdown(self) -> str:
         """The trace as Markdown (:func:`ruleslawyer.render.to_markdown`) with the quoted rules."""
         from ruleslawyer.render import to_markdown
 
-        return to_markdown(self.step, resolve=resolve_rule)
+        return to_markdown(self.step, resolve=lambda i: resolve_rule(i, self.rules))
 
     def __str__(self) -> str:
         from ruleslawyer.render import to_text
 
-        return to_text(self.step, resolve=resolve_rule)
+        return to_text(self.step, resolve=lambda i: resolve_rule(i, self.rules))
 
     __repr__ = __str__

@@ -17,4 +17,5 @@ RULESET = Ruleset(
     commands="ruleslawyer.rulesets.mythras.cli",
     panels=(("Mythras exchange", "ruleslawyer.widgets.exchange_mythras:MythrasExchangePanel"),),
     concordance=DATA_DIR / "concordance" / "mythras.json",
+    order=20,
 )
