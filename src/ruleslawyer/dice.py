@@ -31,6 +31,8 @@ from .trace import PROVENANCE_KIT_DEFAULT, Ruling, RulingUse, register, resolve_
 
 __all__ = [
     "DEFAULT_EXPLOSION_CAP",
+    "ZERO_FACE_DICE",
+    "read_face",
     "EXPLOSION_CAP_RULING",
     "MAX_DICE_COUNT",
     "MAX_DIE_SIDES",
@@ -104,6 +106,43 @@ def d100_label(face: int) -> str:
     if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 100:
         raise RulesInputError("dice", f"a d100 face must be an integer from 1 to 100, got {face!r}")
     return "00" if face == 100 else f"{face:02d}"
+
+
+#: Dice read with a zero face: a d10 shows "0" for 10, percentile dice show "00" for 100.
+ZERO_FACE_DICE = (10, 100)
+
+
+def read_face(value: object, sides: int, field: str = "roll") -> int:
+    """A die face as a player reads it off the die: ``"00"`` (or ``"0"``) on a d100 is 100, ``"0"``
+    on a d10 is 10; otherwise a whole number from 1 to ``sides`` (text like ``"07"`` or an int).
+
+    Args:
+        value: the face typed or given (int or text).
+        sides: faces of the die (d100: 100).
+        field: input field named by the error.
+
+    Raises:
+        RulesInputError: not a face of that die (the message gives the range and the zero reading).
+    """
+    zero = sides in ZERO_FACE_DICE
+    allowed = f"a d{sides} face: a whole number from 1 to {sides}" + (
+        f' ("{"0" * len(str(sides - 1))}" reads as {sides})' if zero else "")
+    if isinstance(value, bool):
+        raise RulesInputError(field, f"must be {allowed}, got {value!r}")
+    text = value.strip() if isinstance(value, str) else value
+    if isinstance(text, str):
+        if not text.isdigit() or len(text) > 6:
+            raise RulesInputError(field, f"must be {allowed}, got {value!r}")
+        face = int(text)
+    elif isinstance(text, int):
+        face = text
+    else:
+        raise RulesInputError(field, f"must be {allowed}, got {value!r}")
+    if face == 0 and zero:
+        return sides
+    if not 1 <= face <= sides:
+        raise RulesInputError(field, f"must be {allowed}, got {value!r}")
+    return face
 
 
 def _check_sides(sides: object) -> int:

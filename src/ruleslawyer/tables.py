@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .dice import Dice
+from .dice import Dice, read_face
 from .errors import RulesDataError, RulesInputError
 from .trace import Citation, Step, StepKind, TracedResult
 
@@ -59,8 +59,8 @@ class RuleTable:
     def rollable(self) -> bool:
         return self.sides is not None
 
-    def row_for(self, face: int) -> TableRow:
-        """The row covering ``face``.
+    def row_for(self, face: int | str) -> TableRow:
+        """The row covering ``face`` (an int, or the face as read off the die: ``"00"`` on a d100 is 100).
 
         Raises:
             RulesInputError: the table is not rollable, or ``face`` is outside 1..sides.
@@ -68,9 +68,7 @@ class RuleTable:
         if not self.rollable:
             raise RulesInputError("table", f"{self.id} is not a rollable table (its first column is "
                                            f"{self.columns[0]!r}, not a die)")
-        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= self.sides:
-            raise RulesInputError("roll", f"a {self.dice} roll must be a whole number from 1 to "
-                                          f"{self.sides}, got {face!r}")
+        face = read_face(face, self.sides, "roll")
         for row in self.rows:
             if row.low is not None and row.low <= face <= row.high:
                 return row
@@ -100,7 +98,8 @@ def roll_table(table: RuleTable, *, roll: int | None = None, dice: Dice | None =
 
     Args:
         table: a rollable :class:`RuleTable`.
-        roll: the face already rolled at the table, 1..sides; None to roll.
+        roll: the face already rolled at the table, 1..sides, as an int or as read off the die
+            (``"00"`` on a d100 is 100, ``"0"`` on a d10 is 10); None to roll.
         dice: the dice to roll with (seeded or scripted); a fresh unseeded one if None.
         slot: scripted-dice slot name for the roll.
 
@@ -118,7 +117,7 @@ def roll_table(table: RuleTable, *, roll: int | None = None, dice: Dice | None =
         how = (f"scripted {table.dice}" if scripted else
                f"rolled {table.dice}" + (f" (seed {seed})" if seed is not None else ""))
     else:
-        face = roll
+        face = read_face(roll, table.sides, "roll")
         how = f"{table.dice} result entered"
     row = table.row_for(face)
     span = f"{row.low}" if row.low == row.high else f"{row.low}–{row.high}"

@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("roll", help="roll on a rollable table")
     p.add_argument("id", help="table id, e.g. mastery/combat/tables/trauma")
     how = p.add_mutually_exclusive_group()
-    how.add_argument("--roll", type=int, help="use this die result instead of rolling")
+    how.add_argument("--roll", help='use this die result instead of rolling ("00" on a d100 is 100)')
     how.add_argument("--seed", type=int, help="seed the roll so it can be repeated")
     p.add_argument("--json", action="store_true", help="print the roll, the row and its citation as JSON")
     p.set_defaults(func=_roll)
@@ -127,19 +127,42 @@ def _tables(args) -> int:
 
 
 def _table(args) -> int:
-    from ruleslawyer.rulesdb import table
+    """Print a table whole: every cell's full text, wrapped to the terminal (pandas is not loaded)."""
+    from ruleslawyer.rulesdb.lookup import load_table
 
-    frame = table(args.id, rules=args.rules)
+    t = load_table(args.id, rules=args.rules)
+    records = [{**row.as_dict(t.columns), "citation": row.unit_id} for row in t.rows]
     if args.csv:
-        frame.to_csv(sys.stdout, index=False)
+        import csv
+
+        writer = csv.DictWriter(sys.stdout, fieldnames=[*t.columns, "citation"], lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(records)
     elif args.json:
         from ruleslawyer.cli import print_json
-        print_json({"id": frame.attrs["table_id"], "title": frame.attrs["title"],
-                    "columns": list(frame.columns), "rows": frame.to_dict(orient="records")})
+        print_json({"id": t.id, "title": t.title, "columns": [*t.columns, "citation"], "rows": records})
     else:
-        print(frame.attrs["title"])
-        print(frame.drop(columns=["citation"]).to_string(index=False, max_colwidth=70))
+        print(t.title)
+        print(_wrapped_table(t.columns, [row.cells for row in t.rows]))
     return 0
+
+
+def _wrapped_table(columns, rows) -> str:
+    """``rows`` under ``columns`` as a plain-text table that fits the terminal: narrow columns keep
+    their width, the widest ones wrap (never cut)."""
+    import shutil
+
+    from tabulate import tabulate
+
+    width = max(shutil.get_terminal_size((100, 24)).columns, 40)
+    natural = [max([len(c), *(len(r[i]) if i < len(r) else 0 for r in rows)]) for i, c in enumerate(columns)]
+    budget = width - 2 * (len(columns) - 1)
+    caps = list(natural)
+    while sum(caps) > budget and max(caps) > 12:  # shrink the widest column until the table fits
+        i = caps.index(max(caps))
+        caps[i] = max(12, caps[i] - (sum(caps) - budget))
+    return tabulate([list(r) for r in rows], headers=list(columns), tablefmt="plain",
+                    maxcolwidths=caps, disable_numparse=True)
 
 
 def _roll(args) -> int:
