@@ -21,7 +21,8 @@ from pathlib import Path
 
 from ruleslawyer.dice import MAX_DIE_SIDES
 
-from ruleslawyer.errors import DatabasePathError
+from ruleslawyer.dice import ZERO_FACE_DICE, parse_dice
+from ruleslawyer.errors import DatabasePathError, RulesInputError
 
 from .paths import (DB_ENV, HOUSE_RULES_ENV, SCHEMA_FILE, SCHEMA_VERSION, SOURCES_DIR, SourcesError,
                     default_db_path, encode_source_dirs, house_rules_dir, registered_source_dirs, source_files,
@@ -46,7 +47,6 @@ __all__ = [
 #: Characters the search layer uses as snippet markers; never allowed into stored text.
 MARK_CHARS = "\ue000\ue001"
 
-_DICE_HEADER = re.compile(r"^(\d*)[dD](\d+)$")
 _RANGE = re.compile(r"^(\d+)(?:\s*[–—-]\s*(\d+))?$")
 _TABLE_DIRECTIVE = re.compile(r"^<!--\s*table:\s*([^\s>|]+)\s*(?:\|\s*([^>]*?)\s*)?-->$")
 _KINDS = ("chapter", "supplement", "house-rules")
@@ -228,14 +228,30 @@ def _front_matter(raw: str, where: str, house: bool, doc: _Doc) -> dict | None:
     return meta
 
 
+def _die_header(text: str) -> int | str | None:
+    """A table's first header as a die: its sides when it is one die in any spelling the dice parser
+    reads (``d100``, ``1d20``, ``D6``, ``d%``), ``"bad"`` when it is dice but not one rollable die
+    (``2d6``, ``d0``, ``1d6+1``), None when it is no dice at all (``Tier``, ``7``)."""
+    head = text.strip()
+    if not re.match(r"^[+]?\d*\s*[dD]\s*[\d%]", head):
+        return None
+    try:
+        expr = parse_dice(head)
+    except RulesInputError:
+        return "bad"
+    if len(expr.dice) == 1 and expr.dice[0].count == 1 and expr.dice[0].sign > 0 and expr.modifier == 0:
+        return expr.dice[0].sides
+    return "bad"
+
+
 def _parse_range(cell: str, sides: int) -> tuple[int, int] | None:
     m = _RANGE.match(cell.strip())
     if not m:
         return None
 
     def face(s: str) -> int:
-        # "00" reads as 100 on a d100 (and as the die's maximum generally).
-        return sides if s in ("00", "0") and sides % 10 == 0 else int(s)
+        # a zero face as players read it: "00" is 100 on a d100, "0" is 10 on a d10
+        return sides if sides in ZERO_FACE_DICE and set(s) == {"0"} else int(s)
 
     low = face(m.group(1))
     high = face(m.group(2)) if m.group(2) else low
@@ -376,18 +392,15 @@ def _parse_file(path: Path, name: str, house: bool, md, doc: _Doc) -> None:
         elif tok.type == "tr_close" and table is not None:
             if in_thead:
                 table.columns = row_cells
-                m = _DICE_HEADER.match(row_cells[0].strip()) if row_cells else None
-                if m:
-                    count, sides = int(m.group(1) or 1), int(m.group(2))
-                    if count != 1 or not 1 <= sides <= MAX_DIE_SIDES:
-                        # a roll of several dice is not one face each, and a d0 or a d1000000000
-                        # cannot be rolled (nor its coverage checked face by face)
-                        doc.problems.append(
-                            f"{name}:{row_line}: rollable table {table.id}: the die {row_cells[0].strip()!r} "
-                            f"must be one die of 1 to {MAX_DIE_SIDES} sides, e.g. d6, 1d20, d100")
-                    else:
-                        table.dice = row_cells[0].strip()
-                        table.sides = sides
+                die = _die_header(row_cells[0]) if row_cells else None
+                if die == "bad":
+                    # a roll of several dice is not one face each, and a d0 or a d1000000000
+                    # cannot be rolled (nor its coverage checked face by face)
+                    doc.problems.append(
+                        f"{name}:{row_line}: rollable table {table.id}: the die {row_cells[0].strip()!r} "
+                        f"must be one die of 1 to {MAX_DIE_SIDES} sides, e.g. d6, 1d20, d100, d%")
+                elif die is not None:
+                    table.dice, table.sides = row_cells[0].strip(), die
             else:
                 cells = row_cells + [""] * (len(table.columns) - len(row_cells))
                 body = " | ".join(c for c in cells if c)
