@@ -25,8 +25,8 @@ from ruleslawyer.dice import ZERO_FACE_DICE, parse_dice
 from ruleslawyer.errors import DatabasePathError, RulesInputError
 
 from .paths import (DB_ENV, HOUSE_RULES_ENV, SCHEMA_FILE, SCHEMA_VERSION, SOURCES_DIR, SourcesError,
-                    default_db_path, encode_source_dirs, house_rules_dir, registered_source_dirs, source_files,
-                    sources_digest)
+                    database_state, default_db_path, encode_source_dirs, house_rules_dir, registered_source_dirs,
+                    source_files, sources_digest)
 
 __all__ = [
     "BuildError",
@@ -59,40 +59,17 @@ class BuildError(SourcesError):
 
 
 
-_SQLITE_HEADER = b"SQLite format 3\x00"
-
-
 def _check_target(target: Path) -> None:
-    """Refuse to replace anything at ``target`` but an empty file or an earlier rules database.
+    """Refuse to replace anything at ``target`` but nothing, an empty file or an earlier rules database.
+
+    Nothing at ``target`` is opened unless it is a regular file (a FIFO would block the build).
 
     Raises:
-        DatabasePathError: ``target`` is a folder, or a non-empty file that is not a rules database
-            (not SQLite, or no ``meta`` table with a ``schema_version``).
+        DatabasePathError: ``target`` is a folder, a device, a FIFO, a socket, a symbolic link to one
+            of those, or a non-empty file that is not a rules database (not SQLite, or neither the
+            kit's application id nor a ``meta`` table with a ``schema_version``).
     """
-    if not target.exists():
-        return
-    if target.is_dir():
-        raise DatabasePathError(f"db: {target} is a folder; give a file path for the rules database")
-    try:
-        with open(target, "rb") as f:
-            header = f.read(len(_SQLITE_HEADER))
-    except OSError as exc:
-        raise DatabasePathError(f"db: cannot read {target}: {exc.strerror or exc}") from None
-    if not header:
-        return  # an empty file: nothing to lose
-    ours = False
-    if header == _SQLITE_HEADER:
-        try:
-            conn = sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)
-            try:
-                ours = conn.execute("SELECT 1 FROM meta WHERE key = 'schema_version'").fetchone() is not None
-            finally:
-                conn.close()
-        except sqlite3.Error:
-            ours = False
-    if not ours:
-        raise DatabasePathError(f"db: {target} exists and is not a rules database; refusing to overwrite it "
-                                "(remove it or choose another path)")
+    database_state(target)
 
 
 @dataclass(frozen=True)
@@ -562,11 +539,12 @@ def build(out: str | os.PathLike[str] | None = None,
     Raises:
         BuildError: the sources are invalid (each problem as ``file:line: message``); nothing is
             written and an existing database at ``out`` is left untouched.
-        DatabasePathError: ``out`` is a folder or a file that is not a rules database (it is left
-            untouched).
+        DatabasePathError: ``out`` is a folder, a device, a FIFO, a socket (or a link to one) or a
+            file that is not a rules database; refused before anything is read, and left untouched.
     """
     target = Path(out).expanduser() if out is not None else default_db_path()
     house = house_rules_dir(house_rules)
+    _check_target(target)  # at once, before the sources are parsed
     try:
         source_dirs = registered_source_dirs()
         doc = _parse_all(house, source_dirs)
@@ -577,7 +555,7 @@ def build(out: str | os.PathLike[str] | None = None,
         raise BuildError(exc.problems) from None
     if doc.problems:
         raise BuildError(doc.problems)
-    _check_target(target)
+    _check_target(target)  # again: the parse took a while
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     try:

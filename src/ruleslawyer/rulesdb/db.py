@@ -8,8 +8,8 @@ import _thread
 import warnings
 from pathlib import Path
 
-from .paths import (SourceDirs, SourcesError, default_db_path, house_rules_dir, registered_source_dirs,
-                    sources_digest, stored_source_dirs)
+from .paths import (SourceDirs, SourcesError, database_state, default_db_path, house_rules_dir,
+                    registered_source_dirs, sources_digest, stored_source_dirs)
 
 __all__ = ["RulesDatabaseWarning", "connect", "ensure_database", "open_read_only", "reset_cache"]
 
@@ -56,11 +56,16 @@ def ensure_database(path: str | os.PathLike[str] | None = None,
     rebuild fails and an older database exists, the older one is used and a
     :class:`RulesDatabaseWarning` names the problems; with no older database the
     :class:`~ruleslawyer.errors.BuildError` is raised.
+
+    Raises:
+        DatabasePathError: the path names anything but a regular file or nothing (a folder, a device,
+            a FIFO, a socket, a link to one), or a file that is not a rules database. It is refused at
+            once, before anything there is opened, and left as it was.
     """
     target = Path(path).expanduser() if path is not None else default_db_path()
     house = house_rules_dir(house_rules)
     with _lock:
-        meta = _stored_meta(target) if target.exists() else {}
+        meta = _stored_meta(target) if database_state(target) == "rules" else {}
         if house is None and meta.get("house_rules"):
             house = Path(meta["house_rules"])
         try:

@@ -7,14 +7,16 @@ Kept free of heavy imports: every query checks freshness through this module, an
 from __future__ import annotations
 
 import os
+import stat
 import zlib
 from pathlib import Path
 
 __all__ = ["DB_ENV", "HOUSE_RULES_ENV", "SCHEMA_FILE", "SCHEMA_VERSION", "SOURCES_DIR", "SourcesError",
            "default_db_path", "house_rules_dir", "source_files", "sources_digest", "registered_source_dirs",
-           "SourceDirs", "stored_source_dirs", "encode_source_dirs"]
+           "SourceDirs", "stored_source_dirs", "encode_source_dirs", "check_db_path", "database_state",
+           "APPLICATION_ID"]
 
-from ruleslawyer.errors import SourcesError
+from ruleslawyer.errors import DatabasePathError, SourcesError
 from ruleslawyer.shipped import DATA_DIR
 
 SOURCES_DIR = DATA_DIR / "sources"
@@ -23,8 +25,12 @@ CODE_DIR = Path(__file__).resolve().parent
 HOUSE_RULES_ENV = "RULESLAWYER_HOUSE_RULES"
 DB_ENV = "RULESLAWYER_DB"
 SCHEMA_VERSION = "1"
+#: The SQLite header's application id (offset 68) of every rules database the kit builds ("RLDB").
+APPLICATION_ID = 0x524C4442
+_SQLITE_MAGIC = b"SQLite format 3\x00"
 
-
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"))
 
 
 def default_db_path() -> Path:
@@ -40,6 +46,80 @@ def house_rules_dir(explicit: str | os.PathLike[str] | None = None) -> Path | No
     """The house-rules folder: the explicit argument, else ``$RULESLAWYER_HOUSE_RULES``, else None."""
     value = explicit if explicit is not None else os.environ.get(HOUSE_RULES_ENV)
     return Path(value).expanduser() if value else None
+
+
+def check_db_path(path: Path) -> bool:
+    """Whether a regular file is at ``path`` (False: nothing is), found without opening it.
+
+    The database path may only ever name a regular file or nothing: opening a FIFO blocks for ever
+    and a build would replace a device or a socket with a file (``--db /dev/null`` once did).
+
+    Raises:
+        DatabasePathError: ``path`` is a folder, a device, a FIFO, a socket, a symbolic link to one
+            of those or to nothing, or sits below something that is not a folder.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise DatabasePathError(f"db: {path} is a symbolic link to nothing; give a file path for the "
+                                    "rules database") from None
+        return False
+    except OSError as exc:
+        raise DatabasePathError(f"db: cannot use {path}: {exc.strerror or exc}") from None
+    if stat.S_ISREG(mode):
+        return True
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    link = " (through a symbolic link)" if os.path.islink(path) else ""
+    raise DatabasePathError(f"db: {path} is {kind}{link}; give a file path for the rules database")
+
+
+def database_state(path: Path) -> str:
+    """What is at the database path: ``"missing"``, ``"empty"`` (an empty file) or ``"rules"`` (a rules
+    database, perhaps damaged: its header carries :data:`APPLICATION_ID`, or it has a ``meta`` table).
+
+    Only a regular file is opened, and without blocking.
+
+    Raises:
+        DatabasePathError: anything else is there (see :func:`check_db_path`), or a file that is not
+            a rules database (the build refuses to overwrite it).
+    """
+    if not check_db_path(path):
+        return "missing"
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:  # removed since the check
+        return "missing"
+    except OSError as exc:
+        raise DatabasePathError(f"db: cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped for something else since the check
+            raise DatabasePathError(f"db: {path} is not a regular file; give a file path for the rules database")
+        header = os.read(fd, 100)
+    finally:
+        os.close(fd)
+    if not header:
+        return "empty"
+    if header[:16] == _SQLITE_MAGIC and (int.from_bytes(header[68:72], "big") == APPLICATION_ID
+                                         or _has_meta(path)):
+        return "rules"
+    raise DatabasePathError(f"db: {path} exists and is not a rules database; refusing to overwrite it "
+                            "(remove it or choose another path)")
+
+
+def _has_meta(path: Path) -> bool:
+    """An SQLite file with a ``meta`` table holding ``schema_version`` (a rules database built before
+    the application id was set)."""
+    import sqlite3
+
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            return conn.execute("SELECT 1 FROM meta WHERE key = 'schema_version'").fetchone() is not None
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
 
 
 SourceDirs = tuple[tuple[str, Path], ...]
