@@ -131,7 +131,7 @@ def _mythras(args) -> int:
     data = _load(args.input)
     data.pop("dice", None)
     data.pop("seed", None)
-    r = mythras_exchange_odds(data, rulings=_rulings(args, data), tolerance=_tolerance(args, data))
+    r = mythras_exchange_odds(data, rulings=_rulings(args, data), tolerance=_tolerance(args, data), rules=args.rules)
     lines = [f"P(hit) {_pct(r.p_hit)}; P(parried) {_pct(r.p_parried)}; "
              f"mean damage {float(r.damage.mean()):.3g}",
              f"Probability mass cut off: {float(r.truncated_mass):.3g}"]

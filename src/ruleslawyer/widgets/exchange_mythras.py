@@ -42,17 +42,22 @@ class MythrasExchangePanel:
     (parry, evade, none), ``d_weapon``, ``d_damage``, ``d_size``, ``d_grade``, ``d_ap``, ``d_armour``
     (Armor Points on every location); ``location`` (for Choose Location); ``dice``.
 
+    ``rules`` is the rules database whose tables the panel and the engine read (default: the default
+    database).
+
     Attributes:
         result: the last :class:`~ruleslawyer.rulesets.mythras.ExchangeResult` (None if none).
         stage: ``"differential"`` while effects are being chosen, ``"done"`` after, or ``""``.
     """
 
-    def __init__(self, *, script: str = "", seed: int = 7) -> None:
+    def __init__(self, *, script: str = "", seed: int = 7, rules=None) -> None:
+        from ruleslawyer.rulesdb.handle import resolve_rules
         from ruleslawyer.rulesets.mythras import DifficultyGrade
         from ruleslawyer.rulesets.mythras.damage import location_names, size_names
         from ruleslawyer.rulesets.mythras.exchange import Defence
 
-        sizes = list(size_names())
+        self.rules = resolve_rules(rules)
+        sizes = list(size_names(self.rules))
         grades = [g.value for g in DifficultyGrade]
         self.a_name = widgets.Text("Ana", description="Attacker", layout=widgets.Layout(width="200px"))
         self.a_skill = int_box("Combat Style %", 70, "170px")
@@ -79,7 +84,7 @@ class MythrasExchangePanel:
         self.d_ap = int_box("AP", 2, "90px")
         self.d_armour = int_box("Armor Points (all locations)", 2, "250px")
         self.d_armour.add_class("rl-armour")
-        self.location = widgets.Dropdown(options=list(location_names()), value="Head",
+        self.location = widgets.Dropdown(options=list(location_names(self.rules)), value="Head",
                                          description="Choose Location", layout=widgets.Layout(width="260px"),
                                          style=_W)
         self.location.add_class("rl-location")
@@ -135,17 +140,17 @@ class MythrasExchangePanel:
                             else None)
         d_weapon = (Weapon(self.d_weapon.value or "weapon", self.d_damage.value, self.d_size.value)
                     if self.d_weapon.value.strip() else None)
+        armour = tuple((loc, self.d_armour.value) for loc in location_names(self.rules)) if self.d_armour.value else ()
         defender = Defender(self.d_name.value or "Defender", skill=self.d_skill.value, defence=self.d_defence.value,
                             weapon=d_weapon, difficulty=self.d_grade.value, action_points=self.d_ap.value,
-                            armour=tuple((loc, self.d_armour.value) for loc in location_names()) if self.d_armour.value
-                            else (), effects=effects if winner == "defender" else ())
+                            armour=armour, effects=effects if winner == "defender" else ())
         return ExchangeInput(attacker, defender)
 
     def _resolve(self, effects: tuple[str, ...]):
         from ruleslawyer.rulesets.mythras import resolve_exchange
 
         return resolve_exchange(self._input(effects), rulings=dict(self.frame.rulings.overrides),
-                                **self.dice.kwargs())
+                                rules=self.rules, **self.dice.kwargs())
 
     def run(self) -> None:
         """Roll attack and defence; stop at the differential when the winner has Special Effects to choose."""
@@ -166,7 +171,7 @@ class MythrasExchangePanel:
             options = [(name, name) for name in r.eligible[r.winner]]
             if r.effects_won > 1:  # a stackable Effect may be taken again
                 options += [(f"{name} (again)", name + _AGAIN) for name in r.eligible[r.winner]
-                            if name in stackable_effects()]
+                            if name in stackable_effects(self.rules)]
             self.effects.options = options
             self.effects.value = ()
             self.effects.description = f"{r.winner.capitalize()}: {r.effects_won} to pick"

@@ -41,7 +41,8 @@ def _exchange(args: argparse.Namespace) -> int:
     data = engines.read_object(args.input)
     rulings = merge_overrides(data.get("rulings"), getattr(args, "rulings", None))
     seed = args.seed if args.seed is not None else data.get("seed")
-    result = resolve_exchange(ExchangeInput.from_dict(data), seed=seed, script=data.get("dice"), rulings=rulings)
+    result = resolve_exchange(ExchangeInput.from_dict(data), seed=seed, script=data.get("dice"), rulings=rulings,
+                              rules=getattr(args, "rules", None))
     return _out(args, result)
 
 
@@ -67,7 +68,7 @@ def _initiative(args: argparse.Namespace) -> int:
     rulings = merge_overrides(data.get("rulings"), getattr(args, "rulings", None))
     seed = args.seed if args.seed is not None else data.get("seed")
     result = roll_initiative([InitiativeCombatant.from_dict(c, f"combatants[{i}]") for i, c in enumerate(combatants)],
-                             seed=seed, script=data.get("dice"), rulings=rulings)
+                             seed=seed, script=data.get("dice"), rulings=rulings, rules=getattr(args, "rules", None))
     return _out(args, result)
 
 

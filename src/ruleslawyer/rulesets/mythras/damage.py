@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from ruleslawyer.dice import Dice, parse_dice
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, resolve_ruling
 
 from . import _tables, ids, rulings
@@ -24,22 +25,23 @@ __all__ = [
 ]
 
 
-def size_names() -> tuple[str, ...]:
+def size_names(rules: Rules | None = None) -> tuple[str, ...]:
     """The Sizes, smallest first (``weapon-size``): Small, Medium, Large, Huge, Enormous."""
-    return tuple(s.name for s in _tables.sizes())
+    return tuple(s.name for s in _tables.sizes(resolve_rules(rules)))
 
 
-def size_row(name: object, field: str) -> _tables.SizeRow:
-    """The ``weapon-size`` row of a Size name (case-insensitive).
+def size_row(name: object, field: str, *, rules: Rules | None = None) -> _tables.SizeRow:
+    """The ``weapon-size`` row of a Size name (case-insensitive), from ``rules`` (default database).
 
     Raises:
         RulesInputError: unknown Size, naming ``field`` and the allowed names.
     """
+    rules = resolve_rules(rules)
     if isinstance(name, str):
-        for s in _tables.sizes():
+        for s in _tables.sizes(rules):
             if s.name.lower() == name.strip().lower():
                 return s
-    raise RulesInputError(field, f"unknown Size {name!r}; allowed: {', '.join(size_names())}")
+    raise RulesInputError(field, f"unknown Size {name!r}; allowed: {', '.join(size_names(rules))}")
 
 
 def _past_end(what: str, field: str, overrides) -> RulingUse:
@@ -51,12 +53,13 @@ def _past_end(what: str, field: str, overrides) -> RulingUse:
 
 
 def shift_size(size: _tables.SizeRow, steps: int, why: str, cite: str, field: str,
-               overrides: Mapping[str, str] | None = None) -> tuple[_tables.SizeRow, Step]:
-    """Move a Size ``steps`` along the ladder (Charge +1, Long range Force −1).
+               overrides: Mapping[str, str] | None = None, *, rules: Rules | None = None
+               ) -> tuple[_tables.SizeRow, Step]:
+    """Move a Size ``steps`` along the ``weapon-size`` ladder (Charge +1, Long range Force −1).
 
     Past Enormous or below Small the ruling ``mythras.step-past-end`` applies.
     """
-    ladder = _tables.sizes()
+    ladder = _tables.sizes(resolve_rules(rules))
     i = ladder.index(size) + steps
     uses = []
     if not 0 <= i < len(ladder):
@@ -69,8 +72,8 @@ def shift_size(size: _tables.SizeRow, steps: int, why: str, cite: str, field: st
                         cites=[cite, Citation(new.row.unit_id, f"{new.name} is step {new.step}")], rulings=uses)
 
 
-def damage_modifier_row(str_siz: object, field: str, overrides: Mapping[str, str] | None = None
-                        ) -> tuple[_tables.DamageModifierRow, Step]:
+def damage_modifier_row(str_siz: object, field: str, overrides: Mapping[str, str] | None = None, *,
+                        rules: Rules | None = None) -> tuple[_tables.DamageModifierRow, Step]:
     """The Damage Modifier for STR+SIZ (``damage-modifier``): 21–25 -> +0, 26–30 -> +1d2, ≤5 -> −1d8.
 
     Above the table's last band the ruling ``mythras.step-past-end`` applies.
@@ -80,7 +83,7 @@ def damage_modifier_row(str_siz: object, field: str, overrides: Mapping[str, str
     """
     if isinstance(str_siz, bool) or not isinstance(str_siz, int) or str_siz < 0:
         raise RulesInputError(field, f"STR+SIZ must be a whole number from 0, got {str_siz!r}")
-    bands = _tables.damage_modifiers()
+    bands = _tables.damage_modifiers(resolve_rules(rules))
     uses = []
     for band in bands:
         if (band.low is None or band.low <= str_siz) and (band.high is None or str_siz <= band.high):
@@ -95,9 +98,10 @@ def damage_modifier_row(str_siz: object, field: str, overrides: Mapping[str, str
 
 
 def shift_damage_modifier(row: _tables.DamageModifierRow, steps: int, why: str, cite: str, field: str,
-                          overrides: Mapping[str, str] | None = None) -> tuple[_tables.DamageModifierRow, Step]:
+                          overrides: Mapping[str, str] | None = None, *, rules: Rules | None = None
+                          ) -> tuple[_tables.DamageModifierRow, Step]:
     """Move a Damage Modifier ``steps`` rows up its table (a biped Charge +1, a quadruped +2)."""
-    bands = _tables.damage_modifiers()
+    bands = _tables.damage_modifiers(resolve_rules(rules))
     i = bands.index(row) + steps
     uses = []
     if not 0 <= i < len(bands):
@@ -124,7 +128,8 @@ def floor_zero(amount: int, overrides: Mapping[str, str] | None = None) -> tuple
 
 
 def parry_stops(parry: _tables.SizeRow, attack: _tables.SizeRow, damage: int,
-                overrides: Mapping[str, str] | None = None, label: str = "Parry Size") -> tuple[int, Step]:
+                overrides: Mapping[str, str] | None = None, label: str = "Parry Size", *,
+                rules: Rules | None = None) -> tuple[int, Step]:
     """Damage left after a *successful* parry (``parry-size``).
 
     Parry Size ≥ attack Size stops all; one step smaller stops half (``mythras.halving``);
@@ -134,7 +139,7 @@ def parry_stops(parry: _tables.SizeRow, attack: _tables.SizeRow, damage: int,
         ``(damage through, step)``.
     """
     smaller = attack.step - parry.step
-    for row in _tables.parry_sizes():
+    for row in _tables.parry_sizes(resolve_rules(rules)):
         lo, hi = row.min_steps_smaller, row.max_steps_smaller
         if (lo == 0 and smaller <= 0) or (lo > 0 and lo <= smaller and (hi is None or smaller <= hi)):
             band = row
@@ -156,28 +161,29 @@ def parry_stops(parry: _tables.SizeRow, attack: _tables.SizeRow, damage: int,
                             cites=[chapter, Citation(band.row.unit_id, "parry-size row")], rulings=uses)
 
 
-def location_names() -> tuple[str, ...]:
+def location_names(rules: Rules | None = None) -> tuple[str, ...]:
     """The humanoid hit locations in table order (Right Leg … Head)."""
-    t = _tables.hit_locations()
+    t = _tables.hit_locations(resolve_rules(rules))
     return tuple(_tables.cell(t, r, "Location") for r in t.rows)
 
 
-def check_location(name: object, field: str) -> str:
+def check_location(name: object, field: str, *, rules: Rules | None = None) -> str:
     """Validate a hit location name (case-insensitive) and return the table's spelling.
 
     Raises:
         RulesInputError: unknown location, naming ``field`` and the allowed names.
     """
+    names = location_names(rules)
     if isinstance(name, str):
-        for loc in location_names():
+        for loc in names:
             if loc.lower() == name.strip().lower():
                 return loc
-    raise RulesInputError(field, f"unknown hit location {name!r}; allowed: {', '.join(location_names())}")
+    raise RulesInputError(field, f"unknown hit location {name!r}; allowed: {', '.join(names)}")
 
 
-def roll_location(dice: Dice) -> tuple[str, Step]:
+def roll_location(dice: Dice, *, rules: Rules | None = None) -> tuple[str, Step]:
     """Roll 1d20 on ``hit-location-humanoid`` (slot ``location``); the step cites the row landed on."""
-    t = _tables.hit_locations()
+    t = _tables.hit_locations(resolve_rules(rules))
     face = dice.roll(t.sides, "location")
     row = t.row_for(face)
     name = _tables.cell(t, row, "Location")

@@ -12,6 +12,7 @@ from typing import Any
 
 from ruleslawyer.dice import Dice, parse_dice
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Step, StepKind, TracedResult, check_overrides, resolve_ruling
 
 from . import ids, rulings as _r
@@ -94,17 +95,47 @@ class InitiativeResult(TracedResult):
 
 def roll_initiative(combatants: Sequence[InitiativeCombatant], *, dice: Dice | None = None, rng=None,
                     seed: int | None = None, script: Mapping[str, Sequence[int]] | None = None,
-                    rulings: Mapping[str, str] | None = None) -> InitiativeResult:
-    """Roll Initiative and order the combatants.
+                    rulings: Mapping[str, str] | None = None, rules: Rules | None = None) -> InitiativeResult:
+    """Roll Initiative and order the combatants (``mythras/combat/setup#1``, ``surprise#1``).
 
     Example: modifier 13, worn armour 2 (highest), d10 = 6 -> 6 + 13 − 2 = 17; surprised -> 7.
+
+    Args:
+        combatants: who takes part, each with a unique name.
+        dice: the dice; else built from ``rng`` / ``seed`` / ``script`` (slots ``initiative``,
+            ``tiebreak``).
+        rulings: ruling overrides, e.g. ``{"mythras.roll-off-die": "1d100"}``.
+        rules: the rules database, taken like every Mythras entry point's (Initiative reads no table
+            today: its numbers are the chapter's own).
 
     Raises:
         RulesInputError: no combatants, a repeated or empty name, or a bad number (naming the field,
             e.g. ``combatants[1].dex``).
     """
+    resolve_rules(rules)
     overrides = dict(rulings or {})
     check_overrides(overrides, "mythras")
+    _check(combatants)
+    dice = dice or Dice(rng=rng, seed=seed, script=script)
+    rolled: dict[str, tuple[int, int]] = {}
+    steps: dict[str, Step] = {}
+    for c in combatants:
+        rolled[c.name], steps[c.name] = _total(c, dice)
+    order_names, roll_offs, tie_steps = _order(combatants, rolled, dice, overrides)
+    by_name = {c.name: c for c in combatants}
+    order = tuple(InitiativeEntry(n, rolled[n][0], rolled[n][1], by_name[n].dex, tuple(roll_offs[n]),
+                                  by_name[n].surprised) for n in order_names)
+    # each combatant's working, listed in the order they act (the order line repeats it)
+    children = [*(steps[n] for n in order_names), *tie_steps,
+                Step.of(StepKind.RESULT, "Order", value=[e.name for e in order],
+                        detail=", ".join(f"{e.name} {e.total}" for e in order) + " (highest goes first)",
+                        cites=[ids.INITIATIVE])]
+    trace = Step.of(StepKind.RESULT, "Mythras Initiative", value=[e.name for e in order],
+                    detail=" > ".join(e.name for e in order), children=children)
+    return InitiativeResult(order, dice.seed, trace)
+
+
+def _check(combatants: Sequence[InitiativeCombatant]) -> None:
     if not combatants:
         raise RulesInputError("combatants", "give at least one combatant")
     seen = set()
@@ -120,33 +151,41 @@ def roll_initiative(combatants: Sequence[InitiativeCombatant], *, dice: Dice | N
         _int(c.armour_points, f"{f}.armour_points", 0)
         if c.roll is not None and (_int(c.roll, f"{f}.roll") < 1 or c.roll > 10):
             raise RulesInputError(f"{f}.roll", f"a d10 is 1 to 10, got {c.roll}")
-    dice = dice or Dice(rng=rng, seed=seed, script=script)
-    rolled: dict[str, tuple[int, int]] = {}
-    steps: dict[str, Step] = {}
-    for c in combatants:
-        face = c.roll if c.roll is not None else dice.roll(10, "initiative")
-        total = face + c.initiative_modifier - c.armour_points - (SURPRISE_PENALTY if c.surprised else 0)
-        children = [Step.of(StepKind.ROLL, "1d10", value=face, detail="entered" if c.roll is not None else "rolled",
-                            cites=[ids.INITIATIVE])]
-        children.append(Step.of(StepKind.MODIFIER, "Initiative Modifier", value=c.initiative_modifier,
-                                cites=[ids.INITIATIVE]))
-        children.append(Step.of(StepKind.MODIFIER, "Highest Armor Points worn", value=-c.armour_points,
-                                cites=[ids.INITIATIVE]))
-        if c.surprised:
-            children.append(Step.of(StepKind.MODIFIER, "Surprised", value=-SURPRISE_PENALTY,
-                                    detail="flat-footed until this Initiative arrives: cannot defend, and no "
-                                           "offensive actions this Round", cites=[ids.SURPRISE]))
-        sign = "−" if c.armour_points >= 0 else "+"
-        steps[c.name] = (Step.of(StepKind.RESULT, f"{c.name}: Initiative {total}", value=total,
-                             detail=f"{face} + {c.initiative_modifier} {sign} {c.armour_points}"
-                                    + (f" − {SURPRISE_PENALTY}" if c.surprised else "") + f" = {total}",
-                             children=children))
-        rolled[c.name] = (face, total)
+
+
+def _total(c: InitiativeCombatant, dice: Dice) -> tuple[tuple[int, int], Step]:
+    """One combatant's (d10, Initiative) and its step: 1d10 + modifier − highest AP worn (−10 surprised)."""
+    face = c.roll if c.roll is not None else dice.roll(10, "initiative")
+    total = face + c.initiative_modifier - c.armour_points - (SURPRISE_PENALTY if c.surprised else 0)
+    children = [Step.of(StepKind.ROLL, "1d10", value=face, detail="entered" if c.roll is not None else "rolled",
+                        cites=[ids.INITIATIVE]),
+                Step.of(StepKind.MODIFIER, "Initiative Modifier", value=c.initiative_modifier,
+                        cites=[ids.INITIATIVE]),
+                Step.of(StepKind.MODIFIER, "Highest Armor Points worn", value=-c.armour_points,
+                        cites=[ids.INITIATIVE])]
+    if c.surprised:
+        children.append(Step.of(StepKind.MODIFIER, "Surprised", value=-SURPRISE_PENALTY,
+                                detail="flat-footed until this Initiative arrives: cannot defend, and no "
+                                       "offensive actions this Round", cites=[ids.SURPRISE]))
+    sign = "−" if c.armour_points >= 0 else "+"
+    return (face, total), Step.of(StepKind.RESULT, f"{c.name}: Initiative {total}", value=total,
+                                  detail=f"{face} + {c.initiative_modifier} {sign} {c.armour_points}"
+                                         + (f" − {SURPRISE_PENALTY}" if c.surprised else "") + f" = {total}",
+                                  children=children)
+
+
+def _order(combatants: Sequence[InitiativeCombatant], rolled: dict[str, tuple[int, int]], dice: Dice,
+           overrides: Mapping[str, str]) -> tuple[list[str], dict[str, list[int]], list[Step]]:
+    """Highest Initiative first; DEX breaks ties, then roll-offs (ruling ``mythras.roll-off-die``).
+
+    Returns:
+        The names in order, each name's roll-off faces, and the tie steps.
+    """
     by_name = {c.name: c for c in combatants}
     roll_offs: dict[str, list[int]] = {c.name: [] for c in combatants}
     use = resolve_ruling(_r.ROLL_OFF_DIE.id, overrides)
     die = parse_dice(use.answer)
-    tie_steps = []
+    tie_steps: list[Step] = []
 
     def settle(names: list[str]) -> list[str]:
         """Order a group tied on total and DEX by repeated roll-offs."""
@@ -156,33 +195,22 @@ def roll_initiative(combatants: Sequence[InitiativeCombatant], *, dice: Dice | N
         for n in names:
             faces[n], _ = dice.roll_expr(die, "tiebreak")
             roll_offs[n].append(faces[n])
-        tie_steps.append(Step.of(StepKind.ROLL, f"Roll-off ({use.answer}): " + ", ".join(f"{n} {faces[n]}" for n in names),
-                                 value=dict(faces), detail="still tied on Initiative and DEX",
-                                 cites=[ids.INITIATIVE], rulings=[use]))
+        tie_steps.append(Step.of(StepKind.ROLL, f"Roll-off ({use.answer}): "
+                                 + ", ".join(f"{n} {faces[n]}" for n in names), value=dict(faces),
+                                 detail="still tied on Initiative and DEX", cites=[ids.INITIATIVE], rulings=[use]))
         out = []
         for v in sorted(set(faces.values()), reverse=True):
             out += settle([n for n in names if faces[n] == v])
         return out
 
     order_names: list[str] = []
-    totals = sorted({t for _, t in rolled.values()}, reverse=True)
-    for t in totals:
+    for t in sorted({t for _, t in rolled.values()}, reverse=True):
         group = [c.name for c in combatants if rolled[c.name][1] == t]
-        if len(group) > 1:
-            dexes = sorted({by_name[n].dex for n in group}, reverse=True)
-            tie_steps.append(Step.of(StepKind.COMPARE, f"Tie on {t}: DEX " + ", ".join(
-                f"{n} {by_name[n].dex}" for n in group), value=t, detail="DEX breaks ties", cites=[ids.INITIATIVE]))
-            for dx in dexes:
-                order_names += settle([n for n in group if by_name[n].dex == dx])
-        else:
+        if len(group) == 1:
             order_names += group
-    order = tuple(InitiativeEntry(n, rolled[n][0], rolled[n][1], by_name[n].dex, tuple(roll_offs[n]),
-                                  by_name[n].surprised) for n in order_names)
-    # each combatant's working, listed in the order they act (the order line repeats it)
-    children = [*(steps[n] for n in order_names), *tie_steps,
-                Step.of(StepKind.RESULT, "Order", value=[e.name for e in order],
-                        detail=", ".join(f"{e.name} {e.total}" for e in order) + " (highest goes first)",
-                        cites=[ids.INITIATIVE])]
-    trace = Step.of(StepKind.RESULT, "Mythras Initiative", value=[e.name for e in order],
-                    detail=" > ".join(e.name for e in order), children=children)
-    return InitiativeResult(order, dice.seed, trace)
+            continue
+        tie_steps.append(Step.of(StepKind.COMPARE, f"Tie on {t}: DEX " + ", ".join(
+            f"{n} {by_name[n].dex}" for n in group), value=t, detail="DEX breaks ties", cites=[ids.INITIATIVE]))
+        for dx in sorted({by_name[n].dex for n in group}, reverse=True):
+            order_names += settle([n for n in group if by_name[n].dex == dx])
+    return order_names, roll_offs, tie_steps

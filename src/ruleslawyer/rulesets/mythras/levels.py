@@ -14,13 +14,14 @@ from fractions import Fraction
 
 from ruleslawyer.dice import Dice, d100_label
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, Step, StepKind, TracedResult, resolve_ruling
 
 from . import _tables, ids, rulings
 
 __all__ = [
     "LevelOfSuccess", "DifficultyGrade", "MAX_SKILL", "check_skill", "critical_range", "level_of_success",
-    "rank", "grade_multiplier", "graded_skill", "step_grade", "SkillRoll", "roll_skill", "Differential",
+    "rank", "grade_row", "grade_multiplier", "graded_skill", "step_grade", "SkillRoll", "roll_skill", "Differential",
     "differential", "adjust_over_100",
 ]
 
@@ -86,16 +87,16 @@ def critical_range(skill: int) -> int:
     return math.ceil(Fraction(skill, 10))
 
 
-def rank(level: LevelOfSuccess) -> int:
-    """The level's rank from the ``levels-of-success`` table (Critical 3 ... Fumble 0)."""
-    return _tables.levels()[level.value].rank
+def rank(level: LevelOfSuccess, *, rules: Rules | None = None) -> int:
+    """The level's rank from the ``levels-of-success`` table of ``rules`` (Critical 3 ... Fumble 0)."""
+    return _tables.levels(resolve_rules(rules))[level.value].rank
 
 
-def _row(level: LevelOfSuccess):
-    return _tables.levels()[level.value].row
+def _row(level: LevelOfSuccess, rules: Rules):
+    return _tables.levels(rules)[level.value].row
 
 
-def level_of_success(roll: int, skill: int) -> tuple[LevelOfSuccess, Step]:
+def level_of_success(roll: int, skill: int, *, rules: Rules | None = None) -> tuple[LevelOfSuccess, Step]:
     """Read a d100 roll against a skill.
 
     Bands (``levels-of-success``): Critical at or under ceil(skill/10); Success at or under the skill;
@@ -105,6 +106,7 @@ def level_of_success(roll: int, skill: int) -> tuple[LevelOfSuccess, Step]:
     Args:
         roll: 1..100 (100 is "00").
         skill: the skill after grades, >= 0.
+        rules: the rules database (default: the default database).
 
     Returns:
         The level and a COMPARE step citing the row that decided it.
@@ -112,6 +114,7 @@ def level_of_success(roll: int, skill: int) -> tuple[LevelOfSuccess, Step]:
     Raises:
         RulesInputError: roll outside 1..100 (field ``roll``) or a bad skill (field ``skill``).
     """
+    rules = resolve_rules(rules)
     if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= 100:
         raise RulesInputError("roll", f"a d100 roll must be a whole number from 1 to 100 (100 = 00), got {roll!r}")
     check_skill(skill, "skill")
@@ -135,23 +138,28 @@ def level_of_success(roll: int, skill: int) -> tuple[LevelOfSuccess, Step]:
         level = LevelOfSuccess.FAILURE
         why = f"{label} > {skill}"
     step = Step.of(StepKind.COMPARE, "Level of success", value=level.value, detail=why,
-                   cites=[Citation(_row(level).unit_id, f"{level.value} row")])
+                   cites=[Citation(_row(level, rules).unit_id, f"{level.value} row")])
     return level, step
 
 
-def _grade_rows() -> dict[DifficultyGrade, _tables.GradeRow]:
+def _grade_rows(rules: Rules) -> dict[DifficultyGrade, _tables.GradeRow]:
     return _tables._memo("grade_rows", lambda: {_enum(DifficultyGrade, g.name, "difficulty"): g
-                                                for g in _tables.grades()})
+                                                for g in _tables.grades(rules)}, rules)
 
 
-def grade_multiplier(grade: DifficultyGrade | str, overrides: Mapping[str, str] | None = None
-                     ) -> tuple[Fraction | None, Step]:
+def grade_row(grade: DifficultyGrade, rules: Rules | None = None) -> _tables.GradeRow:
+    """The ``difficulty-grades`` row of ``grade`` in ``rules`` (default database)."""
+    return _grade_rows(resolve_rules(rules))[grade]
+
+
+def grade_multiplier(grade: DifficultyGrade | str, overrides: Mapping[str, str] | None = None, *,
+                     rules: Rules | None = None) -> tuple[Fraction | None, Step]:
     """The skill multiplier of a grade (None for Hopeless), from ``difficulty-grades``.
 
     Herculean uses the ruling ``mythras.herculean`` (1/5 by default, 1/10 as the alternative).
     """
     g = _enum(DifficultyGrade, grade, "difficulty")
-    row = _grade_rows()[g]
+    row = grade_row(g, rules)
     uses = []
     mult = row.multiplier
     if g is DifficultyGrade.HERCULEAN:
@@ -165,14 +173,17 @@ def grade_multiplier(grade: DifficultyGrade | str, overrides: Mapping[str, str] 
 
 
 def graded_skill(skill: int, grade: DifficultyGrade | str = DifficultyGrade.STANDARD,
-                 overrides: Mapping[str, str] | None = None, field: str = "skill") -> tuple[int | None, Step]:
+                 overrides: Mapping[str, str] | None = None, field: str = "skill", *,
+                 rules: Rules | None = None) -> tuple[int | None, Step]:
     """The skill after a difficulty grade, rounded up (63 Hard -> 42; 63 Easy -> 95; Hopeless -> None).
+
+    Rule: the grade's row of ``difficulty-grades`` in ``rules`` (default database).
 
     Raises:
         RulesInputError: bad skill or unknown grade (field ``field`` / ``difficulty``).
     """
     check_skill(skill, field)
-    mult, step = grade_multiplier(grade, overrides)
+    mult, step = grade_multiplier(grade, overrides, rules=rules)
     if mult is None:
         return None, step
     value = math.ceil(skill * mult)
@@ -181,9 +192,12 @@ def graded_skill(skill: int, grade: DifficultyGrade | str = DifficultyGrade.STAN
                           cites=step.cites, rulings=step.rulings)
 
 
-def step_grade(grade: DifficultyGrade | str, steps: int) -> DifficultyGrade:
-    """Move ``steps`` grades harder (negative: easier), stopping at Very Easy and Hopeless."""
-    order = list(_grade_rows())
+def step_grade(grade: DifficultyGrade | str, steps: int, *, rules: Rules | None = None) -> DifficultyGrade:
+    """Move ``steps`` grades harder (negative: easier), stopping at Very Easy and Hopeless.
+
+    The order is the ``difficulty-grades`` table's, easiest first.
+    """
+    order = list(_grade_rows(resolve_rules(rules)))
     g = _enum(DifficultyGrade, grade, "difficulty")
     i = min(max(order.index(g) + steps, 0), len(order) - 1)
     return order[i]
@@ -217,7 +231,7 @@ class SkillRoll(TracedResult):
 def roll_skill(skill: int, *, grade: DifficultyGrade | str = DifficultyGrade.STANDARD, dice: Dice | None = None,
                slot: str = "skill", roll: int | None = None, rulings: Mapping[str, str] | None = None,
                label: str = "Skill roll", field: str = "skill", skill_after: int | None = None,
-               extra: tuple[Step, ...] = ()) -> SkillRoll:
+               extra: tuple[Step, ...] = (), rules: Rules | None = None) -> SkillRoll:
     """Roll d100 against a skill at a grade (or read an entered ``roll``).
 
     Args:
@@ -231,13 +245,15 @@ def roll_skill(skill: int, *, grade: DifficultyGrade | str = DifficultyGrade.STA
         skill_after: a skill already adjusted after grading (e.g. by ``mythras.over-100``);
             replaces the graded skill.
         extra: steps to show between the grade and the roll.
+        rules: the rules database whose tables are read (default: the default database).
 
     Returns:
         A :class:`SkillRoll`; Hopeless makes no roll (level None).
     """
+    rules = resolve_rules(rules)
     check_skill(skill, field)
     g = _enum(DifficultyGrade, grade, f"{field.rsplit('.', 1)[0]}.difficulty" if "." in field else "difficulty")
-    eff, gstep = graded_skill(skill, g, rulings, field)
+    eff, gstep = graded_skill(skill, g, rulings, field, rules=rules)
     children = [gstep, *extra]
     if eff is None:
         trace = Step.of(StepKind.RESULT, f"{label}: not attempted", value=None,
@@ -249,13 +265,13 @@ def roll_skill(skill: int, *, grade: DifficultyGrade | str = DifficultyGrade.STA
         dice = dice or Dice()
         roll = dice.roll(100, slot)
         children.append(Step.of(StepKind.ROLL, "d100", value=roll, detail=f"rolled {d100_label(roll)}",
-                                cites=[_tables.table("levels").section]))
+                                cites=[_tables.table("levels", rules).section]))
     else:
         if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= 100:
             raise RulesInputError(f"{field}.roll", f"a d100 roll must be 1 to 100 (100 = 00), got {roll!r}")
         children.append(Step.of(StepKind.ROLL, "d100 (entered)", value=roll, detail=f"entered {d100_label(roll)}",
-                                cites=[_tables.table("levels").section]))
-    level, cstep = level_of_success(roll, eff)
+                                cites=[_tables.table("levels", rules).section]))
+    level, cstep = level_of_success(roll, eff, rules=rules)
     children.append(cstep)
     trace = Step.of(StepKind.RESULT, f"{label}: {level.value}",
                     detail=f"{d100_label(roll)} against {eff}%", children=children)
@@ -277,21 +293,24 @@ class Differential:
     trace: Step
 
 
-def differential(attack: LevelOfSuccess, defence: LevelOfSuccess, *, defence_note: str = "") -> Differential:
+def differential(attack: LevelOfSuccess, defence: LevelOfSuccess, *, defence_note: str = "",
+                 rules: Rules | None = None) -> Differential:
     """Compare an attack's level with a defence's (chapter: the-attack-parry-exchange#3).
 
+    Ranks come from ``levels-of-success`` in ``rules`` (default database).
     Success vs Success -> no winner, 0 effects; Critical vs Fumble -> attacker, 3.
     """
-    ra, rd = rank(attack), rank(defence)
+    rules = resolve_rules(rules)
+    ra, rd = rank(attack, rules=rules), rank(defence, rules=rules)
     gap = abs(ra - rd)
     winner = None if gap == 0 else ("attacker" if ra > rd else "defender")
     detail = (f"attack {attack.value} (rank {ra}) vs defence {defence.value} (rank {rd})"
               + (f" {defence_note}" if defence_note else "") + ": "
               + ("level, no Special Effects" if winner is None
                  else f"{winner} superior by {gap} level{'s' if gap > 1 else ''}"))
-    cites = [ids.EX_DIFFERENTIAL, Citation(_row(attack).unit_id, "attack's rank")]
+    cites = [ids.EX_DIFFERENTIAL, Citation(_row(attack, rules).unit_id, "attack's rank")]
     if defence is not attack:
-        cites.append(Citation(_row(defence).unit_id, "defence's rank"))
+        cites.append(Citation(_row(defence, rules).unit_id, "defence's rank"))
     return Differential(winner, gap, Step.of(StepKind.COMPARE, "Differential", value=gap, detail=detail,
                                              cites=cites))
 

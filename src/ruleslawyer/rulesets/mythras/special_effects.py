@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, resolve_ruling
 
 from . import _tables, ids, rulings
@@ -96,20 +97,20 @@ def weapons_allow(text: str, traits: Iterable[WeaponTrait]) -> bool:
     return False
 
 
-def effect_names() -> tuple[str, ...]:
-    """Every Special Effect in the catalogue, in table order."""
-    return tuple(_tables.effects())
+def effect_names(rules: Rules | None = None) -> tuple[str, ...]:
+    """Every Special Effect in the catalogue of ``rules`` (default database), in table order."""
+    return tuple(_tables.effects(resolve_rules(rules)))
 
 
-def stackable_effects() -> frozenset[str]:
-    """Effects the chapter marks stackable (read from ``mythras/combat/special-effects#1``)."""
+def stackable_effects(rules: Rules | None = None) -> frozenset[str]:
+    """Effects the chapter marks stackable (read from ``mythras/combat/special-effects#1`` in ``rules``)."""
+    rules = resolve_rules(rules)
+
     def build():
-        from ruleslawyer.rulesdb import get_rule  # lazy
-
-        text = get_rule(ids.EFFECTS).text
+        text = rules.rule(ids.EFFECTS).text
         return frozenset(m.group(1).strip() for m in re.finditer(r"([A-Z][A-Za-z ]+?) \(([^)]*)\)", text)
                          if "stackable" in m.group(2).lower())
-    return _tables._memo("stackable", build)
+    return _tables._memo("stackable", build, rules)
 
 
 @dataclass(frozen=True)
@@ -200,15 +201,16 @@ def _check(row: _tables.EffectRow, side: Side, ctx: EffectContext, overrides) ->
     return Eligibility(row.name, True, "eligible", row.row.unit_id, use)
 
 
-def eligible_effects(side: Side | str, ctx: EffectContext, overrides: Mapping[str, str] | None = None
-                     ) -> list[Eligibility]:
-    """Check every catalogue Effect for ``side``; eligible and ineligible ones, in table order."""
+def eligible_effects(side: Side | str, ctx: EffectContext, overrides: Mapping[str, str] | None = None, *,
+                     rules: Rules | None = None) -> list[Eligibility]:
+    """Check every catalogue Effect (``special-effects`` in ``rules``) for ``side``; eligible and
+    ineligible ones, in table order."""
     side = Side(side)
-    return [_check(row, side, ctx, overrides) for row in _tables.effects().values()]
+    return [_check(row, side, ctx, overrides) for row in _tables.effects(resolve_rules(rules)).values()]
 
 
-def choose_effects(preferences: Sequence[str], count: int, checked: Sequence[Eligibility], field: str
-                   ) -> tuple[list[str], Step]:
+def choose_effects(preferences: Sequence[str], count: int, checked: Sequence[Eligibility], field: str, *,
+                   rules: Rules | None = None) -> tuple[list[str], Step]:
     """Take up to ``count`` Effects from ``preferences`` in order, skipping ineligible ones.
 
     Only stackable Effects (Maximise Damage, Bypass Armor) may be taken more than once.
@@ -218,6 +220,7 @@ def choose_effects(preferences: Sequence[str], count: int, checked: Sequence[Eli
         count: how many the side won (0..3, plus a surprise bonus).
         checked: the result of :func:`eligible_effects`.
         field: input name for errors (e.g. ``"attacker.effects"``).
+        rules: the rules database whose chapter marks the stackable Effects (default database).
 
     Returns:
         The chosen names and a RULE step (cites the chapter and each chosen row).
@@ -226,7 +229,7 @@ def choose_effects(preferences: Sequence[str], count: int, checked: Sequence[Eli
         RulesInputError: a preference is not in the catalogue (naming ``field`` and the names).
     """
     by_name = {e.name.lower(): e for e in checked}
-    stack = {s.lower() for s in stackable_effects()}
+    stack = {s.lower() for s in stackable_effects(rules)}
     chosen: list[str] = []
     skipped: list[str] = []
     cites: list[Citation | str] = [ids.EX_CHOOSE_EFFECTS, ids.EFFECTS]

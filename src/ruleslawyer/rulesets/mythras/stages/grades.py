@@ -1,0 +1,158 @@
+"""Grades: how hard the attack is, and whether (and how hard) the defender can defend.
+
+The attack (``mythras/combat/the-attack-parry-exchange#1``) starts at its situational grade; a weapon
+outside the Combat Styles (``combat-styles#1``), a Charge (``charge-evade-outmanoeuvre#1``: "Attack is
+Hard") and firing into a crowd or melee (``ranged-combat#6``) make it harder; aiming
+(``ranged-combat#4``) eases it. The defender may Parry or Evade unless surprised (``surprise#1``), out
+of Action Points (``setup#3``), facing bullets (``firearms-change-the-economy#1``) or, with a weapon
+that is not a shield, facing a missile (ruling ``mythras.parry-missiles``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ruleslawyer.errors import RulesInputError
+from ruleslawyer.trace import Citation, RulingUse, Step, StepKind
+
+from .. import _tables, damage as dmg, ids, rulings as _r
+from ..inputs import Defence, RangedKind
+from ..levels import DifficultyGrade, grade_row, step_grade
+from ..special_effects import WeaponTrait
+from .context import ExchangeContext
+
+__all__ = ["Condition", "attack_grade", "DefenceChoice", "defence_stage"]
+
+Condition = tuple[str, int, str]
+"""A condition on a roll: (what, how many grades harder, the rule id that says so)."""
+
+
+def _steps_of(grade: DifficultyGrade) -> int:
+    """How many grades harder than Standard a condition grade is (Hard 1, Formidable 2)."""
+    order = list(DifficultyGrade)
+    return order.index(grade) - order.index(DifficultyGrade.STANDARD)
+
+
+def _outside(steps_given: int | None, field: str, ctx: ExchangeContext) -> tuple[Condition, list[RulingUse]]:
+    """A weapon outside the Combat Styles: the grades given, else ruling ``mythras.outside-style-grades``."""
+    if steps_given is None:
+        use = ctx.ruling(_r.OUTSIDE_STYLE_GRADES)
+        return ("Weapon outside the Combat Styles", int(use.answer), ids.COMBAT_STYLE), [use]
+    if isinstance(steps_given, bool) or not isinstance(steps_given, int) or not 1 <= steps_given <= 5:
+        raise RulesInputError(field, f"must be a whole number of grades from 1 to 5, got {steps_given!r}")
+    return ("Weapon outside the Combat Styles", steps_given, ids.COMBAT_STYLE), []
+
+
+def _combine(who: str, base: DifficultyGrade, conds: list[Condition], aimed: bool, uses: list[RulingUse],
+             ctx: ExchangeContext) -> tuple[DifficultyGrade, Step | None]:
+    """The base grade moved by the conditions (ruling ``mythras.combine-grades``), then aiming."""
+    if not conds and not aimed:
+        return base, None
+    children = []
+    combine: list[RulingUse] = []
+    grade = base
+    if conds:
+        use = ctx.ruling(_r.COMBINE_GRADES)
+        combine.append(use)
+        total = sum(s for _, s, _ in conds) if use.answer == "add-steps" else max(s for _, s, _ in conds)
+        for name, steps, cite in conds:
+            children.append(Step.of(StepKind.MODIFIER, name, value=steps,
+                                    detail=f"{steps} grade{'s' if steps != 1 else ''} harder", cites=[cite]))
+        grade = step_grade(base, total, rules=ctx.rules)
+    if aimed:
+        eased = step_grade(grade, -1, rules=ctx.rules)
+        children.append(Step.of(StepKind.MODIFIER, "Aimed for a full Round", value=-1,
+                                detail=f"{grade.value} eased one grade to {eased.value} (once)",
+                                cites=[ids.RANGED_AIM]))
+        grade = eased
+    row = grade_row(grade, ctx.rules).row
+    return grade, Step.of(StepKind.RULE, f"{who} grade: {grade.value}",
+                          detail=f"from {base.value}", cites=[Citation(row.unit_id, f"{grade.value} row")],
+                          rulings=[*combine, *uses], children=children)
+
+
+def attack_grade(ctx: ExchangeContext, *, into_melee: bool = True) -> tuple[DifficultyGrade, Step | None]:
+    """The attack's grade and its step (None when nothing changes the situational grade).
+
+    Args:
+        into_melee: count the penalty for firing into a crowd or melee (False: the grade the shot
+            would have had without it, for the stray-shot rule).
+    """
+    a = ctx.a
+    conds: list[Condition] = []
+    uses: list[RulingUse] = []
+    if a.outside_style:
+        cond, uses = _outside(a.outside_style_grades, "attacker.outside_style_grades", ctx)
+        conds.append(cond)
+    if a.charge:
+        conds.append(("Charge: the attack is Hard", _steps_of(DifficultyGrade.HARD), ids.CHARGE))
+    if into_melee and a.into_melee is not None:
+        conds.append((f"Firing into a crowd or melee: {a.into_melee.value}", _steps_of(a.into_melee),
+                      ids.RANGED_INTO_MELEE))
+    return _combine("Attack", ctx.attack_base, conds, a.aimed, uses, ctx)
+
+
+@dataclass(frozen=True)
+class DefenceChoice:
+    """How the defender defends.
+
+    Attributes:
+        kind: parry, evade or none, as resolved (none when they cannot defend).
+        why_not: the steps saying why a chosen defence cannot be made.
+        grade, grade_step: the defence roll's grade and its step (None when unchanged).
+        size: the parrying weapon's ``weapon-size`` row (a Parry), else None.
+    """
+
+    kind: Defence
+    why_not: tuple[Step, ...]
+    grade: DifficultyGrade
+    grade_step: Step | None
+    size: _tables.SizeRow | None
+
+
+def _cannot_defend(ctx: ExchangeContext) -> Step | None:
+    """Why the chosen defence cannot be made, or None when it can."""
+    a, d = ctx.a, ctx.d
+    kind = d.defence
+    if d.surprised:
+        return Step.of(StepKind.RULE, "Surprised: cannot defend", detail="flat-footed until their "
+                       "Initiative arrives", cites=[ids.SURPRISE])
+    if d.action_points < 1:
+        return Step.of(StepKind.RULE, "No Action Points left to react", value=d.action_points,
+                       detail=f"a {kind.value} spends 1 AP", cites=[ids.EX_PARRY, ids.PROACTIVE_REACTIVE])
+    if kind is Defence.PARRY and d.weapon is None:
+        raise RulesInputError("defender.weapon", "a Parry needs the parrying weapon or shield")
+    if kind is Defence.PARRY and a.weapon.ranged is RangedKind.FIREARM:
+        return Step.of(StepKind.RULE, "Bullets outrun reactive Parries", cites=[ids.FIREARMS])
+    if kind is Defence.PARRY and ctx.ranged and WeaponTrait.SHIELD not in d.weapon.traits:
+        use = ctx.ruling(_r.PARRY_MISSILES)
+        if use.answer == "shields-only":
+            return Step.of(StepKind.RULING, "Only shields parry missiles", detail=f"{d.weapon.name} is "
+                           "not a shield", cites=[ids.RANGED], rulings=[use])
+    return None
+
+
+def defence_stage(ctx: ExchangeContext) -> DefenceChoice:
+    """Can the defender Parry or Evade, and at what grade (``the-attack-parry-exchange#2``)?
+
+    A defence that is Hopeless is not rolled either (it counts as no defence, ``#11``).
+    """
+    d = ctx.d
+    kind = d.defence
+    why_not: list[Step] = []
+    if kind is not Defence.NONE:
+        reason = _cannot_defend(ctx)
+        if reason is not None:
+            why_not.append(reason)
+            kind = Defence.NONE
+    conds: list[Condition] = []
+    uses: list[RulingUse] = []
+    if kind is not Defence.NONE and d.outside_style:
+        cond, uses = _outside(d.outside_style_grades, "defender.outside_style_grades", ctx)
+        conds.append(cond)
+    grade, gstep = _combine("Defence", ctx.defence_base, conds, False, uses, ctx)
+    size = dmg.size_row(d.weapon.size, "defender.weapon.size", rules=ctx.rules) if kind is Defence.PARRY else None
+    if kind is not Defence.NONE and grade is DifficultyGrade.HOPELESS:
+        why_not.append(Step.of(StepKind.RULE, "Defence is Hopeless: no roll", cites=[ids.EX_NO_PARRY]))
+        kind = Defence.NONE
+    return DefenceChoice(kind, tuple(why_not), grade, gstep, size)
