@@ -1,5 +1,10 @@
 """Seeded Monte Carlo runs of the real engine entry points, to check the exact odds against.
 
+Every test using these is marked ``slow`` (``make test-slow``; ``make test`` deselects them): the
+default run checks the same agreement exactly, by enumerating every face sequence of the engine
+over small configurations (tests/test_odds_exact_*.py). The sampled runs stay for the large
+configurations that enumeration cannot reach (exploding d4 chains to the cap of 20, skill 70 vs 50).
+
 Runs are split over two forked worker processes (each with its own seed), so a 200,000-sample
 run of a whole exchange takes half the wall time. Summaries are whatever the ``summarise``
 function (a module-level function, so it pickles) returns for one engine result.

@@ -127,15 +127,18 @@ def test_traces_cite_real_ids_and_registered_rulings():
         r.to_dict()
 
 
-# ---- the engine and the odds agree (seeded Monte Carlo of the real entry points) ---------------------
+# ---- the engine and the odds agree (seeded Monte Carlo of the real entry points; slow: the default ---
+# ---- run checks the same agreement exactly in test_odds_exact_mastery.py) ------------------------------
 
 
+@pytest.mark.slow
 def test_tier_die_agrees_with_engine():
     exact = tier_die_odds(2, edges=["dominance"]).distribution
     counts = monte_carlo(run_tier_die, (2, ("dominance",), {}))
     assert_agrees(as_exact(exact), counts, N, label="tier 2 with Dominance")
 
 
+@pytest.mark.slow
 def test_aiming_trial_agrees_with_engine():
     a = aiming_trial_odds(3, 4)
     counts = monte_carlo(run_aiming, (3, 4, {}))
