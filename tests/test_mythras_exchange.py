@@ -307,20 +307,23 @@ def test_over_100_in_an_exchange():
     assert (r.attack_level.value, r.defence_level.value, r.effects_won) == ("Success", "Failure", 1)
 
 
+# 121 changed with the fix "the progression continues one step per 10 points": 121–130 is the step
+# after +2d10+1d2, i.e. +2d10+1d4 (was +2d10+1d2 under mythras.step-past-end)
 @pytest.mark.parametrize("str_siz, dm", [(0, "-1d8"), (5, "-1d8"), (6, "-1d6"), (20, "-1d2"), (21, "+0"), (25, "+0"),
                                           (26, "+1d2"), (50, "+1d10"), (51, "+1d12"), (120, "+2d10+1d2"),
-                                          (121, "+2d10+1d2")])
+                                          (121, "+2d10+1d4")])
 def test_damage_modifier_edges(str_siz, dm):
     from ruleslawyer.rulesets.mythras.damage import damage_modifier_row
     row, step = damage_modifier_row(str_siz, "attacker.str_siz")
     assert row.dice == dm
-    assert ("mythras.step-past-end" in [u.ruling_id for u in step.rulings]) is (str_siz > 120)
+    assert ("mythras.damage-modifier-ladder" in [u.ruling_id for u in step.rulings]) is (str_siz > 120)
 
 
 def test_damage_modifier_past_the_table_can_be_refused():
+    # the override moved from mythras.step-past-end to mythras.damage-modifier-ladder with the same fix
     with pytest.raises(RulesInputError) as e:
         ex({"str_siz": 125}, {"defence": "none"}, dice={"attack": [30], "damage": [4], "location": [11]},
-           rulings={"mythras.step-past-end": "refuse"})
+           rulings={"mythras.damage-modifier-ladder": "refuse"})
     assert e.value.field == "attacker.str_siz"
 
 

@@ -19,6 +19,7 @@ from ruleslawyer.tables import RuleTable, TableRow, cell
 __all__ = [
     "TABLE_IDS", "table", "clear_cache", "cell", "LevelRow", "GradeRow", "SizeRow", "ParrySizeRow",
     "DamageModifierRow", "EffectRow", "levels", "grades", "sizes", "parry_sizes", "damage_modifiers",
+    "ModifierLadder", "modifier_ladder", "continued_modifier",
     "hit_locations", "effects", "action_row",
 ]
 
@@ -80,10 +81,23 @@ class ParrySizeRow:
 
 @dataclass(frozen=True)
 class DamageModifierRow:
+    """One step of the Damage Modifier: a STR+SIZ band and its dice.
+
+    Attributes:
+        low, high: the STR+SIZ band (None: open-ended).
+        dice: the dice added to each weapon damage roll (``"+1d4"``, ``"-1d8"``, ``"+0"``).
+        row: the ``damage-modifier`` table row, or None for a step past the table's last row.
+        unit_id: the citation id: the row's, or for a step past the table the supplement paragraph
+            saying the progression continues.
+        band: the band as the table prints it (``"26–30"``), or as continued (``"121–130"``).
+    """
+
     low: int | None
     high: int | None
     dice: str
-    row: TableRow
+    row: TableRow | None
+    unit_id: str
+    band: str
 
 
 @dataclass(frozen=True)
@@ -170,9 +184,95 @@ def damage_modifiers(rules: Rules | None = None) -> list[DamageModifierRow]:
             else:
                 low = high = int(band)
             dice = cell(t, r, "Damage Modifier").translate(_DASHES).replace(" ", "")
-            out.append(DamageModifierRow(low, high, dice, r))
+            out.append(DamageModifierRow(low, high, dice, r, r.unit_id, r.cells[0]))
         return out
     return _memo("damage_modifiers", build, rules)
+
+
+def _add_dice(*exprs: str) -> str:
+    """Positive dice expressions added up, like dice together, the term with the highest maximum
+    first: +2d10 and +2d10+1d2 -> +4d10+1d2; +2d10 and +1d12 -> +2d10+1d12."""
+    counts: dict[int, int] = {}
+    for expr in exprs:
+        for n, sides in re.findall(r"(\d+)d(\d+)", expr):
+            counts[int(sides)] = counts.get(int(sides), 0) + int(n)
+    order = sorted(counts, key=lambda s: (counts[s] * s, s), reverse=True)
+    return "+" + "+".join(f"{counts[s]}d{s}" for s in order)
+
+
+@dataclass(frozen=True)
+class ModifierLadder:
+    """How the Damage Modifier goes on past the table's last row, one step per ``width`` points.
+
+    Read from the table itself: its last row is an earlier row (``base``, +2d10) plus the first
+    positive step (+1d2), so each further step adds the next positive step to ``base`` again. Step
+    ``n`` of the positive rows (+1d2 is 0) is ``q`` × ``base`` + ``positives[r]``, ``q, r = divmod(n,
+    period)``: the kit's reading, ruling ``mythras.damage-modifier-ladder``.
+    """
+
+    first_positive: int  # index of the +1d2 row in the table
+    positives: tuple[str, ...]
+    base: str
+    period: int
+    width: int
+    unit_id: str  # the paragraph saying the progression continues
+
+    def dice(self, index: int, rows: list[DamageModifierRow]) -> str:
+        """The dice of table index ``index`` (0-based; may be past the last row)."""
+        q, r = divmod(index - self.first_positive, self.period)
+        return _add_dice(*[self.base] * q, self.positives[r])
+
+
+def modifier_ladder(rules: Rules | None = None) -> ModifierLadder:
+    """How the ``damage-modifier`` table continues (see :class:`ModifierLadder`).
+
+    Raises:
+        RulesDataError: the table or its paragraph cannot be read as a progression (naming the row).
+    """
+    rules = resolve_rules(rules)
+
+    def build():
+        rows = damage_modifiers(rules)
+        last = rows[-1]
+        first = next((i for i, r in enumerate(rows) if re.fullmatch(r"\+(\d+d\d+)(\+\d+d\d+)*", r.dice)), None)
+        terms = re.findall(r"\+\d+d\d+", last.dice)
+        base = "".join(terms[:-1])
+        positives = tuple(r.dice for r in rows[first:]) if first is not None else ()
+        if last.low is None or last.high is None or base not in positives:
+            raise RulesDataError(f"{last.unit_id}: cannot read how the Damage Modifier continues past {last.band}")
+        ladder = ModifierLadder(first, positives, base, positives.index(base) + 1, last.high - last.low + 1,
+                                _continuation(rules))
+        for i, r in enumerate(rows[first:], first):
+            if ladder.dice(i, rows) != _add_dice(r.dice):
+                raise RulesDataError(f"{r.unit_id}: {r.dice} does not follow the Damage Modifier progression")
+        return ladder
+    return _memo("modifier_ladder", build, rules)
+
+
+def _continuation(rules: Rules) -> str:
+    """The supplement paragraph that says the Damage Modifier progression continues past the table."""
+    section = table("damage_modifier", rules).section
+    unit = rules.rule(section + "#1")
+    if "progression" not in unit.text.lower():
+        raise RulesDataError(f"{unit.id}: expected the paragraph saying how the Damage Modifier continues")
+    return unit.id
+
+
+def continued_modifier(index: int, rules: Rules | None = None) -> DamageModifierRow:
+    """Table index ``index`` (0-based) of the Damage Modifier, past the last row if need be.
+
+    Past the last row (111–120, +2d10+1d2) each further 10 points is one more step:
+    121–130 +2d10+1d4, 131–140 +2d10+1d6, …, 211–220 +4d10, 221–230 +4d10+1d2.
+    """
+    rules = resolve_rules(rules)
+    rows = damage_modifiers(rules)
+    if index < len(rows):
+        return rows[index]
+    ladder = modifier_ladder(rules)
+    past = index - len(rows) + 1
+    low = rows[-1].high + ladder.width * (past - 1) + 1
+    high = low + ladder.width - 1
+    return DamageModifierRow(low, high, ladder.dice(index, rows), None, ladder.unit_id, f"{low}–{high}")
 
 
 def hit_locations(rules: Rules | None = None) -> RuleTable:

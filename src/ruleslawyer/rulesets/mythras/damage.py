@@ -20,7 +20,7 @@ from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, resolve_rulin
 from . import _tables, ids, rulings
 
 __all__ = [
-    "size_row", "size_names", "shift_size", "damage_modifier_row", "shift_damage_modifier", "halve",
+    "size_row", "size_names", "shift_size", "MAX_STR_SIZ", "damage_modifier_row", "shift_damage_modifier", "halve",
     "floor_zero", "parry_stops", "location_names", "check_location", "roll_location", "parse_weapon_dice",
 ]
 
@@ -72,45 +72,85 @@ def shift_size(size: _tables.SizeRow, steps: int, why: str, cite: str, field: st
                         cites=[cite, Citation(new.row.unit_id, f"{new.name} is step {new.step}")], rulings=uses)
 
 
+MAX_STR_SIZ = 999
+"""Largest STR+SIZ the engine accepts (a sanity bound on input, like the skill's, not a rule)."""
+
+
+def _modifier_past_table(index: int, what: str, field: str, overrides, rules: Rules
+                         ) -> tuple[_tables.DamageModifierRow, RulingUse]:
+    """Table index ``index`` past the last row, under ruling ``mythras.damage-modifier-ladder``."""
+    use = resolve_ruling(rulings.DAMAGE_MODIFIER_LADDER.id, overrides)
+    if use.answer == "refuse":
+        raise RulesInputError(field, f"{what} goes past the Damage Modifier table (ruling "
+                                     f"{rulings.DAMAGE_MODIFIER_LADDER.id} = refuse)")
+    if use.answer == "stay-at-end":
+        return _tables.damage_modifiers(rules)[-1], use
+    return _tables.continued_modifier(index, rules), use
+
+
 def damage_modifier_row(str_siz: object, field: str, overrides: Mapping[str, str] | None = None, *,
                         rules: Rules | None = None) -> tuple[_tables.DamageModifierRow, Step]:
     """The Damage Modifier for STR+SIZ (``damage-modifier``): 21–25 -> +0, 26–30 -> +1d2, ≤5 -> −1d8.
 
-    Above the table's last band the ruling ``mythras.step-past-end`` applies.
+    Past the table's last band (111–120) the progression goes on one step per 10 points (the
+    supplement's paragraph; ruling ``mythras.damage-modifier-ladder``): 125 -> +2d10+1d4.
 
     Raises:
-        RulesInputError: STR+SIZ not a whole number from 0 (naming ``field``).
+        RulesInputError: STR+SIZ not a whole number from 0 to :data:`MAX_STR_SIZ` (naming ``field``).
     """
-    if isinstance(str_siz, bool) or not isinstance(str_siz, int) or str_siz < 0:
-        raise RulesInputError(field, f"STR+SIZ must be a whole number from 0, got {str_siz!r}")
-    bands = _tables.damage_modifiers(resolve_rules(rules))
-    uses = []
+    if isinstance(str_siz, bool) or not isinstance(str_siz, int) or not 0 <= str_siz <= MAX_STR_SIZ:
+        raise RulesInputError(field, f"STR+SIZ must be a whole number from 0 to {MAX_STR_SIZ}, got {str_siz!r}")
+    rules = resolve_rules(rules)
+    bands = _tables.damage_modifiers(rules)
     for band in bands:
         if (band.low is None or band.low <= str_siz) and (band.high is None or str_siz <= band.high):
             chosen = band
             break
     else:
-        uses.append(_past_end(f"STR+SIZ {str_siz}", field, overrides))
-        chosen = bands[-1]
+        steps = -(-(str_siz - bands[-1].high) // _tables.modifier_ladder(rules).width)
+        chosen, use = _modifier_past_table(len(bands) - 1 + steps, f"STR+SIZ {str_siz}", field, overrides, rules)
+        last = bands[-1].band
+        detail = (f"STR+SIZ {str_siz} is past the table's last band {last}; its row is kept" if chosen.row else
+                  f"STR+SIZ {str_siz} is in the band {chosen.band}, {steps} step{'s' if steps > 1 else ''} past "
+                  f"the table's last band {last} (the progression continues one step per 10 points)")
+        return chosen, Step.of(StepKind.RULING, f"Damage Modifier {chosen.dice}", value=chosen.dice, detail=detail,
+                               cites=[Citation(chosen.unit_id, "Damage Modifier band")], rulings=[use])
     return chosen, Step.of(StepKind.RULE, f"Damage Modifier {chosen.dice}", value=chosen.dice,
-                           detail=f"STR+SIZ {str_siz} is in the band {chosen.row.cells[0]}",
-                           cites=[Citation(chosen.row.unit_id, "Damage Modifier band")], rulings=uses)
+                           detail=f"STR+SIZ {str_siz} is in the band {chosen.band}",
+                           cites=[Citation(chosen.unit_id, "Damage Modifier band")])
 
 
 def shift_damage_modifier(row: _tables.DamageModifierRow, steps: int, why: str, cite: str, field: str,
                           overrides: Mapping[str, str] | None = None, *, rules: Rules | None = None
                           ) -> tuple[_tables.DamageModifierRow, Step]:
-    """Move a Damage Modifier ``steps`` rows up its table (a biped Charge +1, a quadruped +2)."""
-    bands = _tables.damage_modifiers(resolve_rules(rules))
-    i = bands.index(row) + steps
+    """Move a Damage Modifier ``steps`` steps up its table (a biped Charge +1, a quadruped +2).
+
+    Past the last row the progression goes on (ruling ``mythras.damage-modifier-ladder``); below the
+    first row ruling ``mythras.step-past-end`` applies.
+    """
+    rules = resolve_rules(rules)
+    bands = _tables.damage_modifiers(rules)
+    i = _modifier_index(row, rules) + steps
     uses = []
-    if not 0 <= i < len(bands):
+    if i < 0:
         uses.append(_past_end(f"Damage Modifier {row.dice} {steps:+d} steps", field, overrides))
-        i = min(max(i, 0), len(bands) - 1)
-    new = bands[i]
+        new = bands[0]
+    elif i >= len(bands):
+        new, use = _modifier_past_table(i, f"Damage Modifier {row.dice} {steps:+d} steps", field, overrides, rules)
+        uses.append(use)
+    else:
+        new = bands[i]
     return new, Step.of(StepKind.MODIFIER, f"{why}: Damage Modifier {row.dice} → {new.dice}", value=new.dice,
                         detail=f"{steps:+d} step{'s' if abs(steps) != 1 else ''}",
-                        cites=[cite, Citation(new.row.unit_id, "Damage Modifier row")], rulings=uses)
+                        cites=[cite, Citation(new.unit_id, "Damage Modifier row")], rulings=uses)
+
+
+def _modifier_index(row: _tables.DamageModifierRow, rules: Rules) -> int:
+    """The step number of a Damage Modifier row (0 = the table's first), past the table included."""
+    bands = _tables.damage_modifiers(rules)
+    if row in bands:
+        return bands.index(row)
+    return len(bands) - 1 + -(-(row.high - bands[-1].high) // _tables.modifier_ladder(rules).width)
 
 
 def halve(amount: int, overrides: Mapping[str, str] | None = None) -> tuple[int, RulingUse]:

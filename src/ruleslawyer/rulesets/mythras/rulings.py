@@ -16,7 +16,7 @@ __all__ = [
     "HALVING", "HERCULEAN", "OVER_100", "RANGED_CHOOSE_LOCATION", "MAXIMISE_DAMAGE", "BYPASS_ARMOR",
     "IMPALE", "ENHANCE_PARRY", "EFFECT_TEXT", "EVADE_SUCCESS", "WARD_LOCATION", "COMBINE_GRADES",
     "STEP_PAST_END", "DAMAGE_FLOOR", "PARRY_MISSILES", "RANGED_DAMAGE_MODIFIER", "ROLL_OFF_DIE",
-    "OUTSIDE_STYLE_GRADES", "RULINGS",
+    "OUTSIDE_STYLE_GRADES", "DAMAGE_MODIFIER_LADDER", "RULINGS",
 ]
 
 _CORE = PROVENANCE_PUBLISHED_PREFIX + "Mythras core rules"
@@ -177,13 +177,14 @@ COMBINE_GRADES = register(Ruling(
 STEP_PAST_END = register(Ruling(
     id="mythras.step-past-end",
     ruleset="mythras",
-    question="What happens when a step moves a Size, a Force or a Damage Modifier past the end of its "
-             "table (Enormous +1 step, Small -1 step, past STR+SIZ 120)?",
+    question="What happens when a step moves a Size or a Force past the end of its table (Enormous "
+             "+1 step, Small -1 step), or a Damage Modifier below its first row?",
     default="stay-at-end",
     alternatives=("refuse",),
     provenance=PROVENANCE_SOURCE_SILENT,
-    explanation="The tables end there and give no further dice or Sizes. 'stay-at-end' keeps the last "
-                "row; 'refuse' raises an error naming the input.",
+    explanation="The Size steps end there and the chapter gives no further Sizes. 'stay-at-end' keeps "
+                "the last row; 'refuse' raises an error naming the input. (Past its last row the Damage "
+                "Modifier goes on: ruling mythras.damage-modifier-ladder.)",
     cites=(ids.SIZE_STEPS, ids.CHARGE),
 ))
 
@@ -248,9 +249,27 @@ OUTSIDE_STYLE_GRADES = register(Ruling(
     cites=(ids.COMBAT_STYLE,),
 ))
 
+DAMAGE_MODIFIER_LADDER = register(Ruling(
+    id="mythras.damage-modifier-ladder",
+    ruleset="mythras",
+    question="The Damage Modifier 'continues by one step per 10 points' past STR+SIZ 120 (supplement, "
+             "from the published rules): which dice is each further step?",
+    default="add-to-2d10",
+    alternatives=("stay-at-end", "refuse"),
+    provenance=PROVENANCE_KIT_DEFAULT,
+    explanation="The published progression past the table is a step per 10 points; the dice of each "
+                "step are the kit's reading of the table's own ladder. 'add-to-2d10': as 111-120 is "
+                "+2d10 plus the first step (+1d2), each further step adds the next step of the ladder "
+                "to +2d10: 121-130 +2d10+1d4, 131-140 +2d10+1d6, ..., 211-220 +4d10, 221-230 "
+                "+4d10+1d2. 'stay-at-end' keeps +2d10+1d2 (the table's last row); 'refuse' raises an "
+                "error naming the input.",
+    cites=(ids.EX_DAMAGE, ids.CHARGE),
+))
+
 RULINGS: tuple[Ruling, ...] = (
     HALVING, HERCULEAN, OVER_100, RANGED_CHOOSE_LOCATION, MAXIMISE_DAMAGE, BYPASS_ARMOR, IMPALE,
     ENHANCE_PARRY, EFFECT_TEXT, EVADE_SUCCESS, WARD_LOCATION, COMBINE_GRADES, STEP_PAST_END,
     DAMAGE_FLOOR, PARRY_MISSILES, RANGED_DAMAGE_MODIFIER, ROLL_OFF_DIE, OUTSIDE_STYLE_GRADES,
+    DAMAGE_MODIFIER_LADDER,
 )
 """Every Mythras ruling, in the order above."""

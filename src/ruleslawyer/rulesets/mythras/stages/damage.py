@@ -83,7 +83,7 @@ def _modifier_row(ctx: ExchangeContext) -> tuple[_tables.DamageModifierRow, Step
         for row in bands:
             if row.dice == want:
                 return row, Step.of(StepKind.RULE, f"Damage Modifier {row.dice} (given)", value=row.dice,
-                                    cites=[Citation(row.row.unit_id, "Damage Modifier row")])
+                                    cites=[Citation(row.unit_id, "Damage Modifier row")])
         allowed = ", ".join(dict.fromkeys(r.dice for r in bands))
         raise RulesInputError("attacker.damage_modifier", f"unknown Damage Modifier {a.damage_modifier!r}; "
                                                           f"allowed: {allowed}")
@@ -143,12 +143,12 @@ def _modifier_roll(ctx: ExchangeContext, plan: DamagePlan) -> tuple[int, Step | 
     expr = parse_dice(row.dice)
     if plan.maximise_modifier:
         return expr.max, Step.of(StepKind.RULING, f"Damage Modifier {row.dice} maximised", value=expr.max,
-                                 cites=[ids.EFFECTS, Citation(row.row.unit_id)], rulings=[plan.maximise])
+                                 cites=[ids.EFFECTS, Citation(row.unit_id)], rulings=[plan.maximise])
     if expr.is_constant:
         return 0, None
     total, faces = ctx.dice.roll_expr(expr, "damage_modifier")
     return total, Step.of(StepKind.ROLL, f"Damage Modifier {row.dice}", value=total, detail=f"faces {list(faces)}",
-                          cites=[ids.EX_DAMAGE, Citation(row.row.unit_id)])
+                          cites=[ids.EX_DAMAGE, Citation(row.unit_id)])
 
 
 def rolled_damage_stage(ctx: ExchangeContext, plan: DamagePlan) -> tuple[int, list[Step]]:

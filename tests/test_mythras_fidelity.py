@@ -1,0 +1,87 @@
+"""Fidelity fixes of the Mythras engine, each worked by hand from the chapter, the supplement or rules-facts.
+
+Common kit unless said: the default weapon is 1d6 Medium; no defence counts as a Failure
+(``the-attack-parry-exchange#11``); hit location 10 -> Chest (10–12).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ruleslawyer.errors import RulesInputError
+from ruleslawyer.rulesets.mythras.exchange import ExchangeInput, resolve_exchange
+
+
+def run(data, rulings=None):
+    return resolve_exchange(ExchangeInput.from_dict(data), script=data.get("dice", {}), rulings=rulings)
+
+
+# ---- 5. the Damage Modifier goes on past STR+SIZ 120, one step per 10 points --------------------------
+
+ISSUE_5 = {"attacker": {"skill": 63, "str_siz": 125}, "defender": {"defence": "none"},
+           "dice": {"attack": [30], "damage": [5], "damage_modifier": [10, 10, 2], "location": [10]}}
+
+
+def test_str_siz_125_is_the_step_after_the_table():
+    # 30 <= 63 Success vs no defence. 1d6 = 5; STR+SIZ 125 is in 121–130, one step past 111–120
+    # (+2d10+1d2): +2d10+1d4 = 10 + 10 + 2 = 22 -> 27 to the Chest
+    r = run(ISSUE_5)
+    assert (r.damage_rolled, r.damage, r.location) == (27, 27, "Chest")
+    dm = next(s for s in r.trace.walk() if s.label == "Damage Modifier +2d10+1d4")
+    assert "121–130" in dm.detail and "111–120" in dm.detail
+    assert dm.cites[0].rule_id == "mythras/supplement/damage-modifier#1"  # "Past 120 the progression keeps climbing"
+    assert [u.ruling_id for u in dm.rulings] == ["mythras.damage-modifier-ladder"]
+    # a d4 face of 4 is possible now (it was not on the +1d2 the engine used to keep): 5 + 10 + 10 + 4 = 29
+    r = run({**ISSUE_5, "dice": {**ISSUE_5["dice"], "damage_modifier": [10, 10, 4]}})
+    assert r.damage == 29
+
+
+@pytest.mark.parametrize("str_siz, dm", [
+    (120, "+2d10+1d2"),   # the table's last row
+    (130, "+2d10+1d4"),   # 1 step past: +2d10 plus the 2nd step of the ladder (+1d4)
+    (131, "+2d10+1d6"),   # 2 steps
+    (150, "+2d10+1d8"),   # 3 steps
+    (151, "+3d10"),       # 4 steps: +2d10 plus +1d10
+    (161, "+2d10+1d12"),  # 5 steps
+    (220, "+4d10"),       # 10 steps: +2d10 plus +2d10 (the ladder's own 11th step)
+    (221, "+4d10+1d2"),   # and round again, as 111–120 was +2d10+1d2
+])
+def test_the_ladder_past_the_table(str_siz, dm):
+    from ruleslawyer.rulesets.mythras.damage import damage_modifier_row
+
+    assert damage_modifier_row(str_siz, "attacker.str_siz")[0].dice == dm
+
+
+def test_a_charge_steps_past_the_table_too():
+    # STR+SIZ 115: +2d10+1d2. Charge (Hard: 60 -> 40, 30 succeeds): a quadruped +2 steps -> +2d10+1d6.
+    # 1d6 = 5; +2d10+1d6 = 1 + 1 + 6 = 8 -> 13
+    data = {"attacker": {"skill": 60, "str_siz": 115, "charge": True, "quadruped": True},
+            "defender": {"defence": "none"},
+            "dice": {"attack": [30], "damage": [5], "damage_modifier": [1, 1, 6], "location": [10]}}
+    r = run(data)
+    assert r.damage == 13
+    labels = [s.label for s in r.trace.walk()]
+    assert "Charge (quadruped): Damage Modifier +2d10+1d2 → +2d10+1d6" in labels
+
+
+def test_the_ladder_ruling_can_keep_the_last_row_or_refuse():
+    # stay-at-end: +2d10+1d2 = 10 + 10 + 2 = 22 -> 27 (the old reading)
+    assert run(ISSUE_5, {"mythras.damage-modifier-ladder": "stay-at-end"}).damage == 27
+    with pytest.raises(RulesInputError) as e:
+        run(ISSUE_5, {"mythras.damage-modifier-ladder": "refuse"})
+    assert e.value.field == "attacker.str_siz"
+
+
+def test_str_siz_has_a_sanity_bound():
+    with pytest.raises(RulesInputError) as e:
+        run({**ISSUE_5, "attacker": {"skill": 63, "str_siz": 10**6}})
+    assert e.value.field == "attacker.str_siz" and "999" in e.value.message
+
+
+def test_odds_follow_the_ladder():
+    from ruleslawyer.odds.mythras import mythras_exchange_odds
+
+    # a hit: 1d6 + 2d10+1d4 runs from 1 + 3 = 4 to 6 + 24 = 30
+    r = mythras_exchange_odds({k: v for k, v in ISSUE_5.items() if k != "dice"})
+    chest = r.damage_by_location["Chest"]
+    assert (min(chest), max(chest)) == (4, 30)
