@@ -70,13 +70,20 @@ def test_lost_part_ruling():
     assert t.rolls == (6, 23) and "nose" in t.sheet.lost
 
 
+def test_00_reads_as_100():
+    # percentile dice show "00" for 100 (ruleslawyer.dice.read_face): row 100, Broken Back
+    for face in (0, "00", 100):
+        t = roll_trauma(roll=face)
+        assert (t.roll, t.range) == (100, "100") and t.text.startswith("Broken Back")
+
+
 def test_scripted_and_seeded_rolls():
     t = roll_trauma(dice=Dice(script={"trauma": [18], "finger": [7]}))
     assert (t.roll, t.finger_lost) == (18, "right index finger")
     assert roll_trauma(seed=7).roll == roll_trauma(seed=7).roll
 
 
-@pytest.mark.parametrize("kw,field", [({"roll": 0}, "roll"), ({"roll": 101}, "roll"), ({"roll": 17, "finger": 11}, "finger")])
+@pytest.mark.parametrize("kw,field", [({"roll": -1}, "roll"), ({"roll": 101}, "roll"), ({"roll": 17, "finger": 11}, "finger")])
 def test_bad_rolls(kw, field):
     with pytest.raises(RulesInputError) as e:
         roll_trauma(**kw)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import Any
 
@@ -460,11 +460,266 @@ class _AimOnlyDice(Dice):
         return self._inner.roll(sides, slot)
 
 
+@dataclass
+class _ExOdds:
+    """What the exchange odds carry from stage to stage (one per call, never shared)."""
+
+    attacker: Any
+    defender: Any
+    sit: Any
+    rulings: dict[str, str]
+    rules: Rules
+    tol: Fraction
+    counter: bool
+    cap: int = 0
+    cap_use: RulingUse | None = None
+    steps: list[Step] = field(default_factory=list)
+    wexpr: Any = None
+    w_faces: int = 0
+    sa: int = 0
+    sd: int = 0
+    ps: int = 0
+    ranged: bool = False
+    defends: bool = False
+    c_att: int = 0
+    c_def: int = 0
+    att_keep: str = "none"
+    def_keep: str = "none"
+    p_aim: Fraction = Fraction(1)
+    p_missed: Fraction = Fraction(0)
+    att: Dist | None = None
+    dfn: Dist | None = None
+    joint: Dist | None = None
+
+    @property
+    def atk(self):
+        return self.attacker.attack
+
+
+def _probe(o: _ExOdds, att: list[int], dfn: list[int]):
+    """Run the engine's exchange on scripted faces: the aim always succeeds, then ``att`` and
+    ``dfn`` followed by 1s."""
+    _, exchange, *_ = _m()
+    d = Dice(seed=0, script={"aim": [o.ps] * 100, "attack": att + [1] * (200 + o.w_faces), "defense": dfn + [1] * 200})
+    return exchange.resolve_exchange(o.attacker, o.defender, o.sit, dice=d, rulings=o.rulings, rules=o.rules), d
+
+
+def _dice_and_bounds(o: _ExOdds) -> None:
+    """The dice of the exchange (``.../attack#7-9``, ``.../defense#10``) and the weapon-dice bound."""
+    tiers, _, _, _, _, _, R = _m()
+    o.cap, o.cap_use = _cap(o.rulings)
+    o.ps, _ = tiers.tier_die(o.attacker.perception_tier, o.rulings, "attacker.perception_tier", rules=o.rules)
+    o.wexpr = parse_dice(o.atk.weapon) if isinstance(o.atk.weapon, str) else None
+    o.w_faces = sum((1 if t.sides > 1 else o.cap + 1) * t.count for t in o.wexpr.dice) if o.wexpr else 0
+    o.sa, _ = tiers.tier_die(o.atk.tier, o.rulings, "attack.tier", rules=o.rules)
+    o.sd, _ = tiers.tier_die(o.defender.defense_tier, o.rulings, f"{o.defender.name}.defense_tier", rules=o.rules)
+    if o.wexpr is not None:
+        by_difference = R.ruling_use(R.FAILED_DEFENSE_DAMAGE, o.rulings).answer == "attack-minus-defense"
+        _check_weapon_work(o.wexpr, o.atk.weapon, o.sa, o.sd if by_difference else None, o.cap, o.tol)
+
+
+def structure(o: _ExOdds):
+    """Stage 1: read the exchange's fixed parts (constants, edges, passive or active defense) by
+    running the engine on scripted faces. Returns the engine's result when the attack is not allowed."""
+    *_, ids, R = _m()
+    _dice_and_bounds(o)
+    r1, d1 = _probe(o, [], [])
+    if r1.outcome == "not-allowed":
+        return r1
+    o.ranged, o.defends = r1.aim_total is not None, r1.defended
+    att_rolls = d1.used("attack") - o.w_faces
+    o.c_att = r1.attack_total - 1 - o.w_faces
+    def_rolls = d1.used("defense") if o.defends else 0
+    o.c_def = (r1.defense_total - 1) if o.defends else 0
+    if att_rolls == 2 or def_rolls == 2:
+        r2, _ = _probe(o, [1, o.sa] if att_rolls == 2 else [], [1, o.sd] if def_rolls == 2 else [])
+        if att_rolls == 2:
+            o.att_keep = "lower" if r2.attack_total - o.c_att - o.w_faces == 1 else "higher"
+        if def_rolls == 2:
+            o.def_keep = "lower" if r2.defense_total - o.c_def == 1 else "higher"
+    kind = o.atk.kind.value
+    o.steps.append(Step.of(
+        StepKind.INFO, "Exchange structure read from the engine (scripted faces)",
+        f"attack: tier d{o.sa}{' x2 keep ' + o.att_keep if o.att_keep != 'none' else ''} "
+        f"{'+ ' + o.atk.weapon + ' ' if o.wexpr else ''}{o.c_att:+d}; "
+        + (f"defense: tier d{o.sd}{' x2 keep ' + o.def_keep if o.def_keep != 'none' else ''} {o.c_def:+d}"
+           if o.defends else "passive defense"),
+        cites=[{"bow": ids.FORMULA_BOW, "crossbow": ids.FORMULA_CROSSBOW}.get(kind, ids.FORMULA_MELEE)]
+        + ([ids.FORMULA_DEFENSE] if o.defends else [ids.PASSIVE_DEFENSE])))
+    return None
+
+
+def aiming(o: _ExOdds) -> None:
+    """Stage 2: the Aiming Trial (``.../attack#4-5``), every face through the exchange itself."""
+    _, exchange, _, _, _, ids, _ = _m()
+    if not o.ranged:
+        return
+
+    def aim_run(d: Dice):
+        try:
+            r = exchange.resolve_exchange(o.attacker, o.defender, o.sit, dice=_AimOnlyDice(d), rulings=o.rulings,
+                                          rules=o.rules)
+        except _Reached:
+            return "aim-success"
+        return r.outcome
+
+    aim = enumerate_engine(aim_run, tolerance=o.tol)
+    o.p_aim = aim.prob("aim-success") + aim.prob(lambda v: v not in ("aim-success", "missed"))
+    o.p_missed = aim.prob("missed")
+    o.steps.append(Step.of(StepKind.RESULT, "Aiming Trial (every face through the engine)", f"{float(o.p_aim):.4g}",
+                           cites=[ids.RANGED_AIM, ids.AIMING_TRIAL]))
+
+
+def totals(o: _ExOdds) -> None:
+    """Stage 3: the attack and defense totals, exploding on a max roll (``.../attack#11``,
+    ``.../defense#12``); each exploding die may cut off its share of the tolerance."""
+    _, _, _, _, _, ids, _ = _m()
+    n_dice = (2 if o.att_keep != "none" else 1) + (o.wexpr.dice_count if o.wexpr else 0) \
+        + ((2 if o.def_keep != "none" else 1) if o.defends else 0)
+    tol_each = o.tol / n_dice
+    one_a, _ = exploding(o.sa, o.cap, tol_each)
+    att = one_a.best_of_two(o.att_keep) if o.att_keep != "none" else one_a
+    if o.wexpr is not None:
+        from .core import dice_expr
+
+        att = att + dice_expr(o.wexpr, explode_cap=o.cap, tolerance=tol_each)
+        att = att + (-o.wexpr.modifier)  # the weapon's constant is already in c_att
+    o.att = att + o.c_att
+    o.steps.append(Step.of(StepKind.ROLL, "Attack total", f"mean {float(o.att.mean()):.4g}",
+                           cites=[ids.ATTACK_EXPLODES], rulings=[o.cap_use]))
+    if o.defends:
+        one_d, _ = exploding(o.sd, o.cap, tol_each)
+        o.dfn = (one_d.best_of_two(o.def_keep) if o.def_keep != "none" else one_d) + o.c_def
+        o.steps.append(Step.of(StepKind.ROLL, "Defense total", f"mean {float(o.dfn.mean()):.4g}",
+                               cites=[ids.DEFENSE_EXPLODES, ids.FORMULA_DEFENSE], rulings=[o.cap_use]))
+
+
+def _lander(o: _ExOdds, largest: int, through: bool):
+    """``land(amount, through) -> (damage, to durability, to health, health after)`` through the
+    engine's :func:`~ruleslawyer.rulesets.mastery.damage.apply_damage`.
+
+    Past armour resistance + durability + health, one more point of damage is one more point of
+    health damage: the engine is asked for every amount up to there, and for ``largest`` (which
+    must match the straight line); a mismatch falls back to asking it for every amount.
+    """
+    damage = _m()[3]
+    d = o.defender
+    magic = [damage.DamagePortion(m.amount, m.type) for m in o.atk.magic]
+    magic_total = sum(m.amount for m in o.atk.magic)
+
+    def engine(amount: int, thru: bool) -> tuple[int, int, int, int]:
+        out = damage.apply_damage([damage.DamagePortion(amount, o.atk.damage_type, through_resistance=thru)] + magic,
+                                  armour_resistance=d.armour_resistance, durability=d.durability, health=d.health,
+                                  rulings=o.rulings, rules=o.rules)
+        return (amount + magic_total, out.to_durability, out.to_health, out.health)
+
+    knee = d.armour_resistance + d.durability + d.health + 1
+    straight = None
+    if largest > knee:
+        base, far = engine(knee, through), engine(largest, through)
+        k = largest - knee
+        straight = base if far == (base[0] + k, base[1], base[2] + k, base[3]) else None
+    cache: dict[tuple[int, bool], tuple[int, int, int, int]] = {}
+
+    def land(amount: int, thru: bool) -> tuple[int, int, int, int]:
+        v = cache.get((amount, thru))
+        if v is None:
+            if amount > knee and straight is not None and thru == through:
+                v = (straight[0] + amount - knee, straight[1], straight[2] + amount - knee, straight[3])
+            else:
+                v = engine(amount, thru)
+            cache[(amount, thru)] = v
+        return v
+    return land
+
+
+def damage_outcomes(o: _ExOdds) -> None:
+    """Stage 4: compare (a defense equal to or greater succeeds, ``.../defense#13``), then each hit's
+    damage (:func:`~ruleslawyer.rulesets.mastery.damage.hit_amount`) through armour resistance,
+    durability and health."""
+    _, _, _, damage, _, _, R = _m()
+    answer = R.ruling_use(R.FAILED_DEFENSE_DAMAGE, o.rulings).answer if o.defends else "as-passive"
+    by_margin = o.defends and answer == "attack-minus-defense"
+    largest = max(o.att.weights()) - (min(o.dfn.weights()) if by_margin else 0)
+    land = _lander(o, largest, not by_margin)
+    acc: dict[tuple, int] = {}
+
+    def add(key, w):
+        acc[key] = acc.get(key, 0) + w
+
+    if o.defends:
+        d_keys, _ = o.dfn._tail()
+        d_w = o.dfn.weights()
+        below = [0]  # cumulative weight of defense totals below each attack total
+        for k in d_keys:
+            below.append(below[-1] + d_w[k])
+        for a, wa in o.att.weights().items():
+            i = bisect.bisect_left(d_keys, a)
+            if by_margin:
+                for y in d_keys[:i]:
+                    add(("hit",) + land(*damage.hit_amount(a, y, answer)), wa * d_w[y])
+            elif below[i]:
+                add(("hit",) + land(*damage.hit_amount(a, d_keys[0], answer)), wa * below[i])
+        add(("defended", 0, 0, 0, o.defender.health), o.dfn._ge_weight(o.att))
+        den = o.att.denominator * o.dfn.denominator
+    else:
+        for a, wa in o.att.weights().items():
+            add(("hit",) + land(*damage.hit_amount(a, None)), wa)
+        den = o.att.denominator
+    parts = [Dist._raw(acc, den).scaled(o.p_aim)]
+    if o.ranged:
+        parts.append(Dist({("missed", 0, 0, 0, o.defender.health): o.p_missed}))
+    o.joint = Dist.merge(*parts)
+
+
+def _summary(o: _ExOdds) -> MasteryExchangeOdds:
+    """The result and the closing steps: P(defense holds), P(health damage), P(0 health)."""
+    *_, ids, R = _m()
+    joint = o.joint
+    outcomes = joint.map(lambda v: v[0])
+    to_hp = joint.map(lambda v: v[3])
+    p_zero = None if o.defender.health == 0 else joint.prob(lambda v: v[4] == 0)
+    p_holds = outcomes["defended"]
+    f_use = R.ruling_use(R.FAILED_DEFENSE_DAMAGE, o.rulings) if o.defends else None
+    o.steps.append(Step.of(StepKind.COMPARE, "Defense equal to or greater than the attack succeeds",
+                           f"P(defense holds) = {float(p_holds):.4g}" if o.defends else "passive defense: always hits",
+                           cites=[ids.DEFENSE_TIE, ids.ATTACK_TIE] if o.defends else [ids.MELEE_HITS, ids.PASSIVE_DEFENSE]))
+    o.steps.append(Step.of(StepKind.RESULT, "Damage through the engine's armour, durability and health rules",
+                           f"P(health damage) = {float(to_hp.prob(lambda h: h > 0)):.4g}",
+                           cites=[ids.PASSIVE_DEFENSE, ids.ARMOR_RESISTANCE, ids.DURABILITY],
+                           rulings=[u for u in (f_use, R.ruling_use(R.HIT_DAMAGE, o.rulings)) if u is not None]))
+    if p_zero is not None:
+        o.steps.append(Step.of(StepKind.RESULT, f"Reaching 0 health from {o.defender.health}", f"{float(p_zero):.4g}",
+                               cites=[ids.REACHING_ZERO]))
+    if o.counter:
+        o.steps.append(Step.of(StepKind.INFO, "Counterattack not included", f"{float(p_holds):.4g}",
+                               detail="after a successful defense the defender may counterattack (1 AP): "
+                                      "ask for the odds of that exchange on its own", cites=[ids.COUNTERATTACK]))
+    o.steps.append(_tol_step(joint.truncated_mass, o.tol))
+    trace = Step.of(StepKind.RESULT, f"Odds: {o.attacker.name} attacks {o.defender.name}",
+                    f"P(hit) = {float(outcomes['hit']):.4g}", children=o.steps)
+    return MasteryExchangeOdds(outcomes, outcomes["hit"], p_holds, o.p_aim, o.defends, o.att, o.dfn,
+                               joint.map(lambda v: v[1]), joint.map(lambda v: v[2]), to_hp, o.defender.health,
+                               p_zero, joint.truncated_mass, trace)
+
+
+def _not_allowed(o: _ExOdds, r) -> MasteryExchangeOdds:
+    zero = Dist.point(0)
+    trace = Step.of(StepKind.RESULT, "Exchange odds: the attack is not allowed", "not-allowed", children=[r.trace])
+    health = o.defender.health
+    return MasteryExchangeOdds(Dist.point("not-allowed"), Fraction(0), Fraction(0), Fraction(0), False, None, None,
+                               zero, zero, zero, health, None if health == 0 else Fraction(0), Fraction(0), trace)
+
+
 def mastery_exchange_odds(data: Mapping[str, Any] | None = None, *, attacker=None, defender=None, situation=None,
                           rulings: Mapping[str, str] | None = None,
                           tolerance: float | Fraction = DEFAULT_TOLERANCE,
                           rules: Rules | None = None) -> MasteryExchangeOdds:
     """Exact odds of a Mastery exchange, from the same JSON input as ``ruleslawyer exchange mastery``.
+
+    Stages: :func:`structure` (the exchange's fixed parts, read from the engine), :func:`aiming`
+    (the Aiming Trial), :func:`totals` (attack and defense totals), :func:`damage_outcomes` (compare,
+    then damage through the engine's armour, durability and health rules).
 
     Rules followed (through the engine): the Aiming Trial (``.../attack#5``), attack and defense
     formulas (``.../attack#7-9``, ``.../defense#10``), dice exploding on a max roll (``.../attack#11``,
@@ -487,223 +742,28 @@ def mastery_exchange_odds(data: Mapping[str, Any] | None = None, *, attacker=Non
     Raises:
         RulesInputError: bad input, naming the field (as the exchange would).
     """
-    tiers, exchange, combatant, damage, _, ids, R = _m()
-    rules = resolve_rules(rules)
+    _, exchange, _, _, _, _, R = _m()
     layers: list[object] = []
     if data is not None:
         attacker, defender, situation = _parse(data)
         layers.append(data.get("rulings"))
-        if "tolerance" in data:
-            tolerance = data["tolerance"]
+        tolerance = data.get("tolerance", tolerance)
     if attacker is None or defender is None:
         raise RulesInputError("input", "give the exchange input, or attacker and defender")
     rulings = R.check(merge_rulings(*layers, rulings))
     tol = check_tolerance(tolerance)
-    sit = situation or exchange.Situation()
-    counter = sit.counterattack
-    if counter:  # the odds cover the exchange itself; the counterattack is an exchange of its own
-        from dataclasses import replace
-
-        sit = replace(sit, counterattack=False)
-    atk = attacker.attack
-    if atk is None:
+    if attacker.attack is None:
         raise RulesInputError("attacker.attack", "required: the attack profile {kind, tier, weapon, ...}")
-    cap, cap_use = _cap(rulings)
-    steps: list[Step] = []
-
-    # ---- 1. read the exchange's fixed parts by running the engine on scripted faces ----------
-    ps, _ = tiers.tier_die(attacker.perception_tier, rulings, "attacker.perception_tier", rules=rules)
-    wexpr = parse_dice(atk.weapon) if isinstance(atk.weapon, str) else None
-    w_faces = sum((1 if t.sides > 1 else cap + 1) * t.count for t in wexpr.dice) if wexpr else 0
-    sa, _ = tiers.tier_die(atk.tier, rulings, "attack.tier", rules=rules)
-    sd, _ = tiers.tier_die(defender.defense_tier, rulings, f"{defender.name}.defense_tier", rules=rules)
-    if wexpr is not None:
-        by_difference = R.ruling_use(R.FAILED_DEFENSE_DAMAGE, rulings).answer == "attack-minus-defense"
-        _check_weapon_work(wexpr, atk.weapon, sa, sd if by_difference else None, cap, tol)
-
-    def probe(att: list[int], dfn: list[int]):
-        d = Dice(seed=0, script={"aim": [ps] * 100, "attack": att + [1] * (200 + w_faces),
-                                 "defense": dfn + [1] * 200})
-        r = exchange.resolve_exchange(attacker, defender, sit, dice=d, rulings=rulings, rules=rules)
-        return r, d
-
-    r1, d1 = probe([], [])
-    if r1.outcome == "not-allowed":
-        dist = Dist.point("not-allowed")
-        zero = Dist.point(0)
-        trace = Step.of(StepKind.RESULT, "Exchange odds: the attack is not allowed", "not-allowed",
-                        children=[r1.trace])
-        return MasteryExchangeOdds(dist, Fraction(0), Fraction(0), Fraction(0), False, None, None, zero, zero, zero,
-                                   defender.health, None if defender.health == 0 else Fraction(0), Fraction(0), trace)
-    ranged = r1.aim_total is not None
-    defends = r1.defended
-    att_rolls = d1.used("attack") - w_faces
-    c_att = r1.attack_total - 1 - w_faces
-    def_rolls = d1.used("defense") if defends else 0
-    c_def = (r1.defense_total - 1) if defends else 0
-    att_keep = def_keep = "none"
-    if att_rolls == 2 or def_rolls == 2:
-        r2, _ = probe([1, sa] if att_rolls == 2 else [], [1, sd] if def_rolls == 2 else [])
-        if att_rolls == 2:
-            att_keep = "lower" if r2.attack_total - c_att - w_faces == 1 else "higher"
-        if def_rolls == 2:
-            def_keep = "lower" if r2.defense_total - c_def == 1 else "higher"
-    steps.append(Step.of(StepKind.INFO, "Exchange structure read from the engine (scripted faces)",
-                         f"attack: tier d{sa}{' x2 keep ' + att_keep if att_keep != 'none' else ''} "
-                         f"{'+ ' + atk.weapon + ' ' if wexpr else ''}{c_att:+d}; "
-                         + (f"defense: tier d{sd}{' x2 keep ' + def_keep if def_keep != 'none' else ''} {c_def:+d}"
-                            if defends else "passive defense"),
-                         cites=[ids.FORMULA_MELEE if atk.kind.value not in ("bow", "crossbow") else
-                                (ids.FORMULA_BOW if atk.kind.value == "bow" else ids.FORMULA_CROSSBOW)]
-                         + ([ids.FORMULA_DEFENSE] if defends else [ids.PASSIVE_DEFENSE])))
-
-    # ---- 2. the Aiming Trial, enumerated through the exchange itself --------------------------
-    p_aim = Fraction(1)
-    if ranged:
-        def aim_run(d: Dice):
-            try:
-                r = exchange.resolve_exchange(attacker, defender, sit, dice=_AimOnlyDice(d), rulings=rulings,
-                                              rules=rules)
-            except _Reached:
-                return "aim-success"
-            return r.outcome
-
-        aim = enumerate_engine(aim_run, tolerance=tol)
-        p_aim = aim.prob("aim-success") + aim.prob(lambda o: o not in ("aim-success", "missed"))
-        steps.append(Step.of(StepKind.RESULT, "Aiming Trial (every face through the engine)", f"{float(p_aim):.4g}",
-                             cites=[ids.RANGED_AIM, ids.AIMING_TRIAL]))
-        p_missed = aim.prob("missed")
-    else:
-        p_missed = Fraction(0)
-
-    # ---- 3. attack and defense totals --------------------------------------------------------
-    # each exploding die rolled may cut off at most its share of the tolerance (mass cut off adds up)
-    n_dice = (2 if att_keep != "none" else 1) + (wexpr.dice_count if wexpr else 0) \
-        + ((2 if def_keep != "none" else 1) if defends else 0)
-    tol_each = tol / n_dice
-    one_a, _ = exploding(sa, cap, tol_each)
-    att = one_a.best_of_two(att_keep) if att_keep != "none" else one_a
-    if wexpr is not None:
-        from .core import dice_expr
-
-        att = att + dice_expr(wexpr, explode_cap=cap, tolerance=tol_each)
-        att = att + (-wexpr.modifier)  # the weapon's constant is already in c_att
-    att = att + c_att
-    steps.append(Step.of(StepKind.ROLL, "Attack total", f"mean {float(att.mean()):.4g}",
-                         cites=[ids.ATTACK_EXPLODES], rulings=[cap_use]))
-    dfn = None
-    if defends:
-        one_d, _ = exploding(sd, cap, tol_each)
-        dfn = (one_d.best_of_two(def_keep) if def_keep != "none" else one_d) + c_def
-        steps.append(Step.of(StepKind.ROLL, "Defense total", f"mean {float(dfn.mean()):.4g}",
-                             cites=[ids.DEFENSE_EXPLODES, ids.FORMULA_DEFENSE], rulings=[cap_use]))
-
-    # ---- 4. compare, then damage through the engine's apply_damage ----------------------------
-    dmg_use = R.ruling_use(R.HIT_DAMAGE, rulings)
-    f_use = R.ruling_use(R.FAILED_DEFENSE_DAMAGE, rulings) if defends else None
-    magic = [damage.DamagePortion(m.amount, m.type) for m in atk.magic]
-    cache: dict[tuple[int, bool], tuple[int, int, int, int]] = {}
-    magic_total = sum(m.amount for m in atk.magic)
-
-    def engine(amount: int, through: bool) -> tuple[int, int, int, int]:
-        out = damage.apply_damage([damage.DamagePortion(amount, atk.damage_type, through_resistance=through)]
-                                  + magic, armour_resistance=defender.armour_resistance,
-                                  durability=defender.durability, health=defender.health, rulings=rulings,
-                                  rules=rules)
-        return (amount + magic_total, out.to_durability, out.to_health, out.health)
-
-    # Past armour resistance + durability + health, one more point of damage is one more point of
-    # health damage. The engine is asked for every amount up to there, and for the largest amount
-    # (which must match the straight line); a mismatch falls back to asking it for every amount.
-    knee = defender.armour_resistance + defender.durability + defender.health + 1
-    straight: dict[bool, tuple[int, int, int, int] | None] = {}
-
-    def land(amount: int, through: bool) -> tuple[int, int, int, int]:
-        key = (amount, through)
-        v = cache.get(key)
-        if v is not None:
-            return v
-        if amount > knee and straight.get(through) is not None:
-            b = straight[through]
-            v = (b[0] + amount - knee, b[1], b[2] + amount - knee, b[3])
-        else:
-            v = engine(amount, through)
-        cache[key] = v
-        return v
-
-    def prepare(largest: int, through: bool) -> None:
-        if largest <= knee:
-            return
-        base = engine(knee, through)
-        far = engine(largest, through)
-        k = largest - knee
-        ok = far == (base[0] + k, base[1], base[2] + k, base[3])
-        straight[through] = base if ok else None
-
-    if defends and f_use.answer == "attack-minus-defense":
-        prepare(max(att.weights()) - min(dfn.weights()), False)
-    else:
-        prepare(max(att.weights()), True)
-
-    acc: dict[tuple, int] = {}
-
-    def add(key, w):
-        acc[key] = acc.get(key, 0) + w
-
-    if defends:
-        d_keys, _ = dfn._tail()
-        d_w = dfn.weights()
-        # cumulative weight of defense totals below each attack total
-        below: list[int] = []
-        run = 0
-        for k in d_keys:
-            below.append(run)
-            run += d_w[k]
-        below.append(run)
-        for a, wa in att.weights().items():
-            i = bisect.bisect_left(d_keys, a)
-            if f_use.answer == "attack-minus-defense":
-                for y in d_keys[:i]:
-                    add(("hit",) + land(a - y, False), wa * d_w[y])
-            elif below[i]:
-                add(("hit",) + land(a, True), wa * below[i])
-        add(("defended", 0, 0, 0, defender.health), dfn._ge_weight(att))
-        den = att.denominator * dfn.denominator
-    else:
-        for a, wa in att.weights().items():
-            add(("hit",) + land(a, True), wa)
-        den = att.denominator
-    parts = [Dist._raw(acc, den).scaled(p_aim)]
-    if ranged:
-        parts.append(Dist({("missed", 0, 0, 0, defender.health): p_missed}))
-    joint = Dist.merge(*parts)
-    outcomes = joint.map(lambda o: o[0])
-    dmg_dist = joint.map(lambda o: o[1])
-    to_dur = joint.map(lambda o: o[2])
-    to_hp = joint.map(lambda o: o[3])
-    p_zero = None if defender.health == 0 else joint.prob(lambda o: o[4] == 0)
-    p_hit = outcomes["hit"]
-    p_holds = outcomes["defended"]
-    steps.append(Step.of(StepKind.COMPARE, "Defense equal to or greater than the attack succeeds",
-                         f"P(defense holds) = {float(p_holds):.4g}" if defends else "passive defense: always hits",
-                         cites=[ids.DEFENSE_TIE, ids.ATTACK_TIE] if defends else [ids.MELEE_HITS, ids.PASSIVE_DEFENSE]))
-    steps.append(Step.of(StepKind.RESULT, "Damage through the engine's armour, durability and health rules",
-                         f"P(health damage) = {float(to_hp.prob(lambda h: h > 0)):.4g}",
-                         cites=[ids.PASSIVE_DEFENSE, ids.ARMOR_RESISTANCE, ids.DURABILITY],
-                         rulings=[u for u in (f_use, dmg_use) if u is not None]))
-    if p_zero is not None:
-        steps.append(Step.of(StepKind.RESULT, f"Reaching 0 health from {defender.health}", f"{float(p_zero):.4g}",
-                             cites=[ids.REACHING_ZERO]))
-    if counter:
-        steps.append(Step.of(StepKind.INFO, "Counterattack not included", f"{float(p_holds):.4g}",
-                             detail="after a successful defense the defender may counterattack (1 AP): "
-                                    "ask for the odds of that exchange on its own",
-                             cites=[ids.COUNTERATTACK]))
-    steps.append(_tol_step(joint.truncated_mass, tol))
-    trace = Step.of(StepKind.RESULT, f"Odds: {attacker.name} attacks {defender.name}",
-                    f"P(hit) = {float(p_hit):.4g}", children=steps)
-    return MasteryExchangeOdds(outcomes, p_hit, p_holds, p_aim, defends, att, dfn, dmg_dist, to_dur, to_hp,
-                               defender.health, p_zero, joint.truncated_mass, trace)
+    sit = situation or exchange.Situation()
+    # the odds cover the exchange itself; the counterattack is an exchange of its own
+    o = _ExOdds(attacker, defender, replace(sit, counterattack=False), rulings, resolve_rules(rules), tol,
+                sit.counterattack)
+    not_allowed = structure(o)
+    if not_allowed is not None:
+        return _not_allowed(o, not_allowed)
+    for stage in (aiming, totals, damage_outcomes):
+        stage(o)
+    return _summary(o)
 
 
 _ = Citation

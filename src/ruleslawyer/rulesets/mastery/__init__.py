@@ -7,12 +7,43 @@ Modules (the field's own terms):
   Realistic/Brutal/Deadly settings.
 - :mod:`.damage` — damage types; armour resistance, then durability, then health.
 - :mod:`.combatant` — exchange inputs (:class:`Combatant`, :class:`Attack`).
+- :mod:`.actions` — what each action costs in AP (the action tables), spending it.
 - :mod:`.death` — reaching 0 health, fighting on, the dying timer, Triage.
 - :mod:`.exchange` — one melee or ranged exchange (:func:`resolve_exchange`).
 - :mod:`.round` — Startle/Ambush, declarations, side roll, phases, holds (:func:`sequence_round`).
 - :mod:`.planner` — AP planner (:func:`plan_actions`).
 - :mod:`.movement`, :mod:`.health` — speed and movement; starting health.
+- :mod:`._tables` — typed views of the tables the engines read, parsed once per rules handle.
 - :mod:`.rulings` — the named rulings (registered on import).
+
+Every entry point takes ``rules=`` (a :class:`~ruleslawyer.rulesdb.handle.Rules` handle; None: the
+default database), resolves it once and reads every table from it.
+
+Where a rule lives — the engines are pipelines of named stages, each returning its trace steps:
+
+- :func:`resolve_exchange` (:data:`.exchange.STAGES`): ``attack_allowed`` (hostile within 5 ft),
+  ``attack_costs_ap``, ``defender_declares`` (defense or passive defense), ``aiming_trial``,
+  ``attack_roll``, ``defense_roll``, then ``counterattack`` after a successful defense, or
+  ``hit_damage``, ``armour_durability_health`` and ``after_health_damage``.
+- :func:`health_damage_aftermath` (:data:`.death.STAGES`): ``wound``, ``fighting_on_damage``,
+  ``reaching_zero``, ``deadly_exploding_hit``; every Trauma goes through ``suffer_trauma``.
+- :func:`sequence_round` (:data:`.round.STAGES`): ``startle_or_ambush``, ``declarations``,
+  ``side_roll``, ``phases``, ``next_round`` (the chapter's combat flow, steps 1-7).
+- :func:`plan_actions`: one planner per action key (:data:`.planner.ACTION_KEYS`).
+- :func:`ruleslawyer.odds.mastery.mastery_exchange_odds`: ``structure``, ``aiming``, ``totals``,
+  ``damage_outcomes``.
+
+Adding a rule, e.g. "Disarm costs 2 AP, opposed by Strength" — four files:
+
+1. ``rulesdb/sources/mastery/supplement.md``: a row ``| Disarm | 2 | Strength | [...](<unit id>) |``
+   in the action-costs table. The AP planner (``{"action": "Disarm"}``), :func:`.actions.action_cost`
+   and :func:`.actions.spend_ap` read it with no code change.
+2. ``src/ruleslawyer/rulesets/mastery/actions.py``: one stage function, ``disarm(actor, target, *,
+   dice, rulings, rules)``: :func:`.actions.spend_ap` for the AP, the target's Strength tier die
+   (:func:`.tiers.roll_tier_die`) as the DC of the actor's trial (:func:`.tiers.roll_trial`, a tie
+   per ``mastery.trial-tie``), returning its steps, each citing the row.
+3. ``tests/test_mastery_actions.py``: the hand-worked case and the bad inputs.
+4. ``README.md``: one line under the Mastery engine.
 
 Example::
 
@@ -29,6 +60,9 @@ import importlib
 # this package's declaration (``.ruleset``) and command module without loading the engine.
 _EXPORTS = {
     'rulings': 'rulings',
+    'ActionCost': 'actions',
+    'action_cost': 'actions',
+    'spend_ap': 'actions',
     'Attack': 'combatant',
     'AttackKind': 'combatant',
     'Combatant': 'combatant',
@@ -99,6 +133,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "rulings",
+    "ActionCost", "action_cost", "spend_ap",
     "Attack", "AttackKind", "Combatant", "MagicPortion", "State", "Wielding",
     "DamagePortion", "DamageType", "apply_damage", "classify",
     "advance_dying", "health_damage_aftermath", "triage",

@@ -12,15 +12,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ruleslawyer.errors import RulesInputError
-from ruleslawyer.rulesdb.handle import Rules
+from ruleslawyer.errors import RulesDataError, RulesInputError
+from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Step, StepKind
 
-from . import ids
+from . import _tables, ids
 from . import rulings as R
-from .tiers import load_table
 
-__all__ = ["DamageType", "DamagePortion", "DamageOutcome", "classify", "apply_damage"]
+__all__ = ["DamageType", "DamagePortion", "DamageOutcome", "classify", "hit_amount", "apply_damage"]
 
 
 class DamageType(StrEnum):
@@ -51,12 +50,17 @@ def parse_type(value: object, field: str) -> DamageType:
 
 def classify(damage_type: DamageType | str, rules: Rules | None = None) -> tuple[bool, bool, str]:
     """``(mundane, energy, row_id)`` for a damage type, from the supplement's damage-types table of
-    ``rules`` (default database)."""
+    ``rules`` (default database).
+
+    Raises:
+        RulesInputError: unknown damage type (field ``damage_type``).
+        RulesDataError: the type has no row of the table, or its row cannot be read.
+    """
     t = parse_type(damage_type, "damage_type")
-    for row in load_table(ids.DAMAGE_TYPES_TABLE, rules).rows:
-        if row.cells[0].lower() == t.value:
-            return row.cells[1] == "Mundane", row.cells[2] == "Energy", row.unit_id
-    raise RulesInputError("damage_type", f"{t.value} is missing from {ids.DAMAGE_TYPES_TABLE}")  # pragma: no cover
+    found = _tables.damage_types(resolve_rules(rules)).get(t.value)
+    if found is None:
+        raise RulesDataError(f"{ids.DAMAGE_TYPES_TABLE} has no row for the damage type {t.value!r}")
+    return found.mundane, found.energy, found.row.unit_id
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,19 @@ class DamagePortion:
     type: DamageType
     through_resistance: bool = True
     """False when armour resistance was already counted (the margin over a defense roll)."""
+
+
+def hit_amount(attack_total: int, defense_total: int | None, failed_defense: str = "as-passive") -> tuple[int, bool]:
+    """The main portion of a hit that lands: ``(amount, through_resistance)``.
+
+    Passive defense (``defense_total`` None): the attack roll (``mastery.hit-damage``), which then
+    meets armour resistance (``.../defense#16``). After a failed active defense, per
+    ``mastery.failed-defense-damage`` (``failed_defense``): ``"as-passive"`` the same, or
+    ``"attack-minus-defense"`` the margin, which already counted armour resistance in the defense roll.
+    """
+    if defense_total is not None and failed_defense == "attack-minus-defense":
+        return attack_total - defense_total, False
+    return attack_total, True
 
 
 @dataclass(frozen=True)
@@ -88,6 +105,72 @@ class DamageOutcome:
     step: Step
 
 
+@dataclass
+class _Armour:
+    """What is left of the armour while a hit's portions meet it, in order."""
+
+    resistance: int
+    resistance_left: int
+    durability: int
+    absorbed: int = 0
+    to_durability: int = 0
+
+
+def _against_resistance(p: DamagePortion, amount: int, armour: _Armour, i: int, portion_use, rulings) -> tuple[int, Step]:
+    """A portion against armour resistance (``.../defense#16``, ``#15``); ``mastery.portion-resistance``
+    when a hit has several portions, ``mastery.resistance-depleted`` once durability is 0."""
+    res = armour.resistance if (portion_use is None or portion_use.answer == "each-portion") else armour.resistance_left
+    res_rulings = [portion_use] if portion_use is not None and i > 0 else []
+    if armour.durability - armour.to_durability <= 0 and armour.resistance > 0:
+        d_use = R.ruling_use(R.RESISTANCE_DEPLETED, rulings)
+        res_rulings.append(d_use)
+        if d_use.answer == "none":
+            res = 0
+    took = min(amount, res)
+    armour.resistance_left -= took
+    armour.absorbed += took
+    return amount - took, Step.of(StepKind.COMPARE, "Against armour resistance", took,
+                                  detail=f"{p.amount} damage vs resistance {res}: {took} absorbed, {amount - took} exceeds",
+                                  cites=[ids.PASSIVE_DEFENSE, ids.ARMOR_RESISTANCE], rulings=res_rulings)
+
+
+def _portion(p: DamagePortion, i: int, armour: _Armour, portion_use, rulings, rules: Rules) -> tuple[int, list[Step]]:
+    """One portion: its type, armour resistance, durability first, then health. Returns the health
+    damage and the steps."""
+    mundane, energy, row_id = classify(p.type, rules)
+    sub: list[Step] = [Step.of(StepKind.RULE, f"{p.type.value.capitalize()}: "
+                               f"{'mundane' if mundane else 'magical'}, {'energy' if energy else 'material'}",
+                               cites=[row_id, ids.DAMAGE_ENERGY if energy else ids.DAMAGE_MATERIAL])]
+    amount = p.amount
+    wears_durability = not energy
+    use_resistance = p.through_resistance
+    if energy:
+        e_use = R.ruling_use(R.ENERGY_VS_ARMOUR, rulings)
+        sub.append(Step.of(StepKind.RULING, "Energy damage against armour", e_use.answer,
+                           cites=[ids.DURABILITY], rulings=[e_use]))
+        use_resistance = use_resistance and e_use.answer != "straight-to-health"
+        wears_durability = e_use.answer == "as-material"
+    if use_resistance:
+        amount, step = _against_resistance(p, amount, armour, i, portion_use, rulings)
+        sub.append(step)
+    else:
+        sub.append(Step.of(StepKind.INFO, "Armour resistance already counted" if p.through_resistance is False
+                           else "Armour resistance does not apply", amount,
+                           cites=[ids.FORMULA_DEFENSE if p.through_resistance is False else ids.DURABILITY]))
+    if wears_durability and amount > 0:
+        left = max(armour.durability - armour.to_durability, 0)
+        d = min(amount, left)
+        armour.to_durability += d
+        amount -= d
+        sub.append(Step.of(StepKind.MODIFIER, "To durability first", d, detail=f"durability {left} -> {left - d}",
+                           cites=[ids.PASSIVE_DEFENSE, ids.DURABILITY]))
+    elif amount > 0:
+        sub.append(Step.of(StepKind.RULE, "Energy damage does not wear durability", 0, cites=[ids.DURABILITY]))
+    if amount > 0:
+        sub.append(Step.of(StepKind.MODIFIER, "To health", amount, cites=[ids.PASSIVE_DEFENSE, ids.HEALTH, ids.WOUND]))
+    return amount, sub
+
+
 def apply_damage(portions: Sequence[DamagePortion], *, armour_resistance: int, durability: int, health: int,
                  rulings: Mapping[str, str] | None = None, label: str = "Damage",
                  rules: Rules | None = None) -> DamageOutcome:
@@ -99,68 +182,22 @@ def apply_damage(portions: Sequence[DamagePortion], *, armour_resistance: int, d
     resistance on depleted armour per ``mastery.resistance-depleted``; health stops at 0
     (``mastery.health-floor``).
     """
-    children: list[Step] = []
-    res_left = armour_resistance
-    absorbed = to_dur = to_health = 0
+    rules = resolve_rules(rules)
+    armour = _Armour(armour_resistance, armour_resistance, durability)
     portion_use = R.ruling_use(R.PORTION_RESISTANCE, rulings) if len(portions) > 1 else None
+    children: list[Step] = []
+    to_health = 0
     for i, p in enumerate(portions):
-        mundane, energy, row_id = classify(p.type, rules)
-        sub: list[Step] = [Step.of(StepKind.RULE, f"{p.type.value.capitalize()}: "
-                                   f"{'mundane' if mundane else 'magical'}, {'energy' if energy else 'material'}",
-                                   cites=[row_id, ids.DAMAGE_ENERGY if energy else ids.DAMAGE_MATERIAL])]
-        amount = p.amount
-        wears_durability = not energy
-        use_resistance = p.through_resistance
-        if energy:
-            e_use = R.ruling_use(R.ENERGY_VS_ARMOUR, rulings)
-            sub.append(Step.of(StepKind.RULING, "Energy damage against armour", e_use.answer,
-                               cites=[ids.DURABILITY], rulings=[e_use]))
-            if e_use.answer == "straight-to-health":
-                use_resistance = False
-            elif e_use.answer == "as-material":
-                wears_durability = True
-        if use_resistance:
-            res = armour_resistance if (portion_use is None or portion_use.answer == "each-portion") else res_left
-            res_rulings = [portion_use] if portion_use is not None and i > 0 else []
-            if durability - to_dur <= 0 and armour_resistance > 0:
-                d_use = R.ruling_use(R.RESISTANCE_DEPLETED, rulings)
-                res_rulings.append(d_use)
-                if d_use.answer == "none":
-                    res = 0
-            took = min(amount, res)
-            res_left -= took
-            absorbed += took
-            amount -= took
-            sub.append(Step.of(StepKind.COMPARE, "Against armour resistance", took,
-                               detail=f"{p.amount} damage vs resistance {res}: {took} absorbed, {amount} exceeds",
-                               cites=[ids.PASSIVE_DEFENSE, ids.ARMOR_RESISTANCE], rulings=res_rulings))
-        else:
-            sub.append(Step.of(StepKind.INFO, "Armour resistance already counted" if p.through_resistance is False
-                               else "Armour resistance does not apply", amount,
-                               cites=[ids.FORMULA_DEFENSE if p.through_resistance is False else ids.DURABILITY]))
-        if wears_durability and amount > 0:
-            left = max(durability - to_dur, 0)
-            d = min(amount, left)
-            to_dur += d
-            amount -= d
-            sub.append(Step.of(StepKind.MODIFIER, "To durability first", d,
-                               detail=f"durability {left} -> {left - d}",
-                               cites=[ids.PASSIVE_DEFENSE, ids.DURABILITY]))
-        elif amount > 0:
-            sub.append(Step.of(StepKind.RULE, "Energy damage does not wear durability", 0, cites=[ids.DURABILITY]))
-        if amount > 0:
-            to_health += amount
-            sub.append(Step.of(StepKind.MODIFIER, "To health", amount,
-                               cites=[ids.PASSIVE_DEFENSE, ids.HEALTH, ids.WOUND]))
+        amount, sub = _portion(p, i, armour, portion_use, rulings, rules)
+        to_health += amount
         children.append(Step.of(StepKind.RESULT, f"{p.amount} {p.type.value}", amount, children=sub,
                                 cites=[ids.DAMAGE_PORTIONS] if len(portions) > 1 else []))
     health_lost = min(to_health, health)
-    floor = []
-    if to_health > health:
-        floor = [R.ruling_use(R.HEALTH_FLOOR, rulings)]
+    floor = [R.ruling_use(R.HEALTH_FLOOR, rulings)] if to_health > health else []
     new_health = health - health_lost
     step = Step.of(StepKind.RESULT, label, to_health,
-                   detail=f"absorbed {absorbed}, durability -{to_dur}, health -{health_lost} "
+                   detail=f"absorbed {armour.absorbed}, durability -{armour.to_durability}, health -{health_lost} "
                           f"(health {health} -> {new_health})",
                    cites=[ids.PASSIVE_DEFENSE], rulings=floor, children=children)
-    return DamageOutcome(absorbed, to_dur, to_health, health_lost, durability - to_dur, new_health, step)
+    return DamageOutcome(armour.absorbed, armour.to_durability, to_health, health_lost,
+                         durability - armour.to_durability, new_health, step)

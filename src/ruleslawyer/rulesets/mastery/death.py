@@ -7,12 +7,12 @@ triage#1), ``mastery/combat/wounds-injuries-and-trauma/*`` and the trauma settin
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ruleslawyer.dice import Dice
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
-from ruleslawyer.trace import Citation, Step, StepKind, TracedResult
+from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, TracedResult
 
 from . import ids
 from . import rulings as R
@@ -36,18 +36,169 @@ class Aftermath:
     step: Step
 
 
-def _trauma(target: Combatant, dice: Dice, rulings, label: str, cites, rules: Rules) -> tuple[Combatant, Trauma, Step]:
-    t = roll_trauma(dice=dice, sheet=target.sheet, rulings=rulings, rules=rules)
+@dataclass
+class _Hit:
+    """What one hit's health damage carries from stage to stage (one per call, never shared)."""
+
+    before: Combatant
+    target: Combatant
+    damage: DamageOutcome
+    exploded: bool
+    setting: TraumaSetting
+    fight_on: bool
+    dice: Dice
+    rulings: Mapping[str, str] | None
+    rules: Rules
+    traumas: list[Trauma] = field(default_factory=list)
+    spell: str = ""
+    per_hit: RulingUse | None = None
+    reached_zero: bool = False
+
+    @property
+    def hp(self) -> int:
+        """The hit's health damage (including any beyond 0)."""
+        return self.damage.to_health
+
+
+def _allow_more(h: _Hit) -> bool:
+    """Another Trauma from this hit? The first always; later ones per ``mastery.trauma-per-hit``."""
+    if not h.traumas:
+        return True
+    h.per_hit = R.ruling_use(R.TRAUMA_PER_HIT, h.rulings)
+    return h.per_hit.answer == "each-trigger"
+
+
+def suffer_trauma(h: _Hit, label: str, cites) -> list[Step]:
+    """Roll a Trauma onto the target's sheet (``.../trauma-table#6``); a Trauma that says "You have 1 AP
+    per round" cuts this round's AP per ``mastery.one-ap-trauma-timing``."""
+    t = roll_trauma(dice=h.dice, sheet=h.target.sheet, rulings=h.rulings, rules=h.rules)
+    h.traumas.append(t)
     children = [t.trace]
-    new = target.with_(sheet=t.sheet)
-    if t.sheet.ap_per_round < target.sheet.ap_per_round and target.ap > t.sheet.ap_per_round:
-        use = R.ruling_use(R.ONE_AP_TRAUMA_TIMING, rulings)
+    new = h.target.with_(sheet=t.sheet)
+    if t.sheet.ap_per_round < h.target.sheet.ap_per_round and h.target.ap > t.sheet.ap_per_round:
+        use = R.ruling_use(R.ONE_AP_TRAUMA_TIMING, h.rulings)
         if use.answer == "at-once":
             new = new.with_(ap=t.sheet.ap_per_round)
         children.append(Step.of(StepKind.RULING, "1 AP per round from now", new.ap, detail=use.answer,
                                 cites=[t.unit_id], rulings=[use]))
-    step = Step.of(StepKind.RESULT, label, t.trace.label.removeprefix("Trauma: "), cites=cites, children=children)
-    return new, t, step
+    h.target = new
+    return [Step.of(StepKind.RESULT, label, t.trace.label.removeprefix("Trauma: "), cites=cites, children=children)]
+
+
+def _endurance(h: _Hit, dc: int, label: str, cites) -> tuple[bool, int, Step]:
+    """An Endurance trial of the target against ``dc``: (success, natural face, step)."""
+    trial = roll_trial(h.dice, h.target.endurance_tier, dc, "endurance", label=label, cites=cites, rulings=h.rulings,
+                       field=f"{h.target.name}.endurance_tier", rules=h.rules)
+    return trial.success, trial.natural, trial.trace
+
+
+def _natural_minimum(h: _Hit, natural: int) -> list[Step]:
+    """Brutal: a natural minimum on a trial to resist damage (``mastery.resist-damage-trial``) is a Trauma."""
+    if natural != 1:
+        return []
+    check = trauma_follows(TraumaEvent.NATURAL_MINIMUM_RESIST, h.setting, rules=h.rules)
+    use = R.ruling_use(R.RESIST_DAMAGE_TRIAL, h.rulings)
+    steps = [Step.of(StepKind.RULING, "Natural minimum on a trial to resist damage", check.outcome,
+                     rulings=[use], children=[check.trace])]
+    if check.trauma and _allow_more(h):
+        steps += suffer_trauma(h, "Trauma (natural minimum)", [ids.SETTING_BRUTAL])
+    return steps
+
+
+def wound(h: _Hit) -> list[Step]:
+    """Health damage is a wound (``.../wounds#1``); a spell being cast is at risk
+    (``mastery.casting-health-damage``)."""
+    steps = [Step.of(StepKind.RULE, "Wound", h.hp, detail="damage to health is a wound", cites=[ids.WOUND])]
+    if h.before.casting:
+        use = R.ruling_use(R.CASTING_HEALTH_DAMAGE, h.rulings)
+        h.spell = "lost" if use.answer == "lost" else "at risk"
+        steps.append(Step.of(StepKind.RULING, f"Spell being cast: {h.spell}", h.spell,
+                             cites=[ids.CASTING_INTERRUPTED], rulings=[use]))
+        if h.spell == "lost":
+            h.target = h.target.with_(casting=False)
+    return steps
+
+
+def fighting_on_damage(h: _Hit) -> list[Step]:
+    """Health damage at 0 health while fighting on: a Trauma (``fighting-on#2``), then an Endurance
+    trial against the health damage taken (``fighting-on#3``); failure: unconscious."""
+    if not (h.before.health == 0 and h.before.state is State.FIGHTING_ON):
+        return []
+    check = trauma_follows(TraumaEvent.FIGHTING_ON_HEALTH_DAMAGE, h.setting, rules=h.rules)
+    steps = [Step.of(StepKind.RULE, "Health damage while at 0 health and fighting on", h.hp,
+                     cites=[ids.FIGHTING_ON, ids.FIGHTING_ON_TRAUMA, ids.TRAUMAS]), check.trace]
+    steps += suffer_trauma(h, "Trauma (fighting on)", [ids.FIGHTING_ON_TRAUMA])
+    ok, nat, trial = _endurance(h, h.hp, f"Endurance trial against the health damage taken ({h.hp})",
+                                [ids.FIGHTING_ON_ENDURANCE])
+    steps.append(trial)
+    if not ok:
+        h.target = h.target.with_(state=State.UNCONSCIOUS)
+        steps.append(Step.of(StepKind.RESULT, "Falls unconscious", "unconscious",
+                             cites=[ids.FIGHTING_ON_ENDURANCE, ids.GOING_DOWN_UNCONSCIOUS]))
+    steps.append(Step.of(StepKind.INFO, "Dying timer continues", h.target.dying_rounds, cites=[ids.FIGHTING_ON_TIMER]))
+    return steps + _natural_minimum(h, nat)
+
+
+def _zero_health_dc(h: _Hit) -> tuple[int, Step]:
+    """The DC of the Endurance trial on reaching 0: the health damage that reduced you to 0
+    (``reaching-0-health#4``; damage beyond 0 per ``mastery.zero-health-dc``)."""
+    dc, dc_rulings = h.hp, []
+    if h.damage.to_health > h.damage.health_lost:
+        use = R.ruling_use(R.ZERO_HEALTH_DC, h.rulings)
+        dc_rulings.append(use)
+        if use.answer == "health-lost":
+            dc = h.damage.health_lost
+    return dc, Step.of(StepKind.RULE, "Endurance trial DC: the health damage that reduced you to 0", dc,
+                       cites=[ids.ZERO_ENDURANCE], rulings=dc_rulings)
+
+
+def reaching_zero(h: _Hit) -> list[Step]:
+    """Reaching 0 health: an Injury, the dying timer (Endurance tier rounds), Brutal's Trauma, and the
+    Endurance trial: success -> fight on (if chosen), failure -> unconscious (``reaching-0-health#1-4``)."""
+    if not (h.before.health > 0 and h.damage.health == 0):
+        return []
+    h.reached_zero = True
+    h.target = h.target.with_(dying_rounds=h.target.endurance_tier, stabilized=False)
+    steps = [Step.of(StepKind.RULE, "Reaches 0 health: Injury", cites=[ids.REACHING_ZERO, ids.ZERO_INJURY, ids.INJURY]),
+             Step.of(StepKind.RULE, "Dying timer begins", h.target.endurance_tier,
+                     detail=f"rounds equal to Endurance tier {h.target.endurance_tier}", cites=[ids.DYING_TIMER])]
+    check = trauma_follows(TraumaEvent.REACHED_ZERO, h.setting, rules=h.rules)
+    steps.append(check.trace)
+    if check.trauma:
+        steps += suffer_trauma(h, "Trauma (reaching 0 health)", [ids.SETTING_BRUTAL])
+    dc, dc_step = _zero_health_dc(h)
+    ok, nat, trial = _endurance(h, dc, f"Endurance trial against {dc}", [ids.ZERO_ENDURANCE])
+    steps += [dc_step, trial]
+    if ok and h.fight_on:
+        h.target = h.target.with_(state=State.FIGHTING_ON)
+        steps.append(Step.of(StepKind.RESULT, "Remains conscious and fights on", "fighting on",
+                             cites=[ids.ZERO_ENDURANCE, ids.FIGHTING_ON]))
+    else:
+        h.target = h.target.with_(state=State.UNCONSCIOUS)
+        steps.append(Step.of(StepKind.RESULT, "Goes down: unconscious" + (" (chose to)" if ok else ""),
+                             cites=[ids.GOING_DOWN, ids.GOING_DOWN_UNCONSCIOUS, ids.GOING_DOWN_TIMER]))
+    return steps + _natural_minimum(h, nat)
+
+
+def deadly_exploding_hit(h: _Hit) -> list[Step]:
+    """Deadly: health damage from a hit whose dice exploded calls for an Endurance trial
+    (Straightforward, 4) or a Trauma (``.../trauma-table#4``)."""
+    if not h.exploded:
+        return []
+    check = trauma_follows(TraumaEvent.EXPLODED_HIT_HEALTH_DAMAGE, h.setting, rules=h.rules)
+    steps = [check.trace]
+    if check.endurance_dc is not None and _allow_more(h):
+        ok, _nat, trial = _endurance(h, check.endurance_dc, f"Endurance trial (Straightforward, {check.endurance_dc})",
+                                     [ids.SETTING_DEADLY])
+        steps.append(trial)
+        if not ok:
+            steps += suffer_trauma(h, "Trauma (Deadly: exploding hit)", [ids.SETTING_DEADLY])
+    return steps
+
+
+STAGES = (wound, fighting_on_damage, reaching_zero, deadly_exploding_hit)
+"""What follows health damage, in order: the wound, health damage while fighting on, reaching 0
+health, Deadly's exploding hit."""
 
 
 def health_damage_aftermath(target: Combatant, damage: DamageOutcome, *, exploded: bool,
@@ -55,122 +206,32 @@ def health_damage_aftermath(target: Combatant, damage: DamageOutcome, *, explode
                             rulings: Mapping[str, str] | None, rules: Rules | None = None) -> Aftermath:
     """Resolve what follows health damage (already applied in ``damage``; ``target`` is *before* it).
 
-    Covers: a wound; a spell being cast at risk (``mastery.casting-health-damage``); reaching 0
-    (Injury, dying timer = Endurance tier rounds, Endurance trial against the health damage; success
-    -> fight on if ``fight_on``, failure -> unconscious; Brutal: a Trauma too); health damage at 0
-    while fighting on (a Trauma, then an Endurance trial against the damage; failure -> unconscious);
-    Brutal natural minimum on those trials (a Trauma); Deadly exploding hit (Endurance trial,
-    Straightforward 4, or a Trauma). Several triggers per hit follow ``mastery.trauma-per-hit``.
+    Stages (:data:`STAGES`), in order: :func:`wound` (a wound; a spell being cast at risk,
+    ``mastery.casting-health-damage``), :func:`fighting_on_damage` (health damage at 0 while
+    fighting on: a Trauma, then an Endurance trial against the damage; failure -> unconscious),
+    :func:`reaching_zero` (Injury, dying timer = Endurance tier rounds, Brutal's Trauma, the
+    Endurance trial against the health damage; success -> fight on if ``fight_on``, failure ->
+    unconscious), :func:`deadly_exploding_hit` (Endurance trial, Straightforward 4, or a Trauma).
+    A natural minimum on a trial to resist damage is a Trauma under Brutal. Several triggers per hit
+    follow ``mastery.trauma-per-hit``.
+
+    Returns:
+        An :class:`Aftermath`: the target after it, whether it reached 0 (with an Injury), the
+        Traumas, the spell (``""``, ``"lost"``, ``"at risk"``) and the cited step.
     """
-    rules = resolve_rules(rules)
-    steps: list[Step] = []
-    traumas: list[Trauma] = []
-    hp = damage.to_health
-    per_hit = None
     provisional = State.UNCONSCIOUS if damage.health == 0 and target.state is State.STANDING else target.state
-    t = target.with_(health=damage.health, durability=damage.durability, state=provisional)
-    spell = ""
-    if hp <= 0:
-        return Aftermath(t, False, False, (), spell, Step.of(StepKind.INFO, "No health damage", 0,
-                                                           cites=[ids.HEALTH]))
-    steps.append(Step.of(StepKind.RULE, "Wound", hp, detail="damage to health is a wound", cites=[ids.WOUND]))
-    if target.casting:
-        use = R.ruling_use(R.CASTING_HEALTH_DAMAGE, rulings)
-        spell = "lost" if use.answer == "lost" else "at risk"
-        steps.append(Step.of(StepKind.RULING, f"Spell being cast: {spell}", spell, cites=[ids.CASTING_INTERRUPTED],
-                             rulings=[use]))
-        if spell == "lost":
-            t = t.with_(casting=False)
-
-    def allow_more() -> bool:
-        nonlocal per_hit
-        if not traumas:
-            return True
-        per_hit = R.ruling_use(R.TRAUMA_PER_HIT, rulings)
-        return per_hit.answer == "each-trigger"
-
-    def endurance(dc: int, label: str, cites) -> tuple[bool, int]:
-        trial = roll_trial(dice, t.endurance_tier, dc, "endurance", label=label, cites=cites, rulings=rulings,
-                           field=f"{t.name}.endurance_tier", rules=rules)
-        steps.append(trial.trace)
-        return trial.success, trial.natural
-
-    def natural_minimum(natural: int) -> None:
-        nonlocal t
-        if natural != 1:
-            return
-        check = trauma_follows(TraumaEvent.NATURAL_MINIMUM_RESIST, setting, rules=rules)
-        use = R.ruling_use(R.RESIST_DAMAGE_TRIAL, rulings)
-        steps.append(Step.of(StepKind.RULING, "Natural minimum on a trial to resist damage", check.outcome,
-                             rulings=[use], children=[check.trace]))
-        if check.trauma and allow_more():
-            t, tr, st = _trauma(t, dice, rulings, "Trauma (natural minimum)", [ids.SETTING_BRUTAL], rules)
-            traumas.append(tr)
-            steps.append(st)
-
-    reached_zero = injury = False
-    if target.health == 0 and target.state is State.FIGHTING_ON:
-        steps.append(Step.of(StepKind.RULE, "Health damage while at 0 health and fighting on", hp,
-                             cites=[ids.FIGHTING_ON, ids.FIGHTING_ON_TRAUMA, ids.TRAUMAS]))
-        check = trauma_follows(TraumaEvent.FIGHTING_ON_HEALTH_DAMAGE, setting, rules=rules)
-        steps.append(check.trace)
-        t, tr, st = _trauma(t, dice, rulings, "Trauma (fighting on)", [ids.FIGHTING_ON_TRAUMA], rules)
-        traumas.append(tr)
-        steps.append(st)
-        ok, nat = endurance(hp, f"Endurance trial against the health damage taken ({hp})", [ids.FIGHTING_ON_ENDURANCE])
-        if not ok:
-            t = t.with_(state=State.UNCONSCIOUS)
-            steps.append(Step.of(StepKind.RESULT, "Falls unconscious", "unconscious",
-                                 cites=[ids.FIGHTING_ON_ENDURANCE, ids.GOING_DOWN_UNCONSCIOUS]))
-        steps.append(Step.of(StepKind.INFO, "Dying timer continues", t.dying_rounds, cites=[ids.FIGHTING_ON_TIMER]))
-        natural_minimum(nat)
-    elif target.health > 0 and damage.health == 0:
-        reached_zero = injury = True
-        steps.append(Step.of(StepKind.RULE, "Reaches 0 health: Injury",
-                             cites=[ids.REACHING_ZERO, ids.ZERO_INJURY, ids.INJURY]))
-        t = t.with_(dying_rounds=t.endurance_tier, stabilized=False)
-        steps.append(Step.of(StepKind.RULE, "Dying timer begins", t.endurance_tier,
-                             detail=f"rounds equal to Endurance tier {t.endurance_tier}", cites=[ids.DYING_TIMER]))
-        check = trauma_follows(TraumaEvent.REACHED_ZERO, setting, rules=rules)
-        steps.append(check.trace)
-        if check.trauma:
-            t, tr, st = _trauma(t, dice, rulings, "Trauma (reaching 0 health)", [ids.SETTING_BRUTAL], rules)
-            traumas.append(tr)
-            steps.append(st)
-        dc = hp
-        dc_rulings = []
-        if damage.to_health > damage.health_lost:
-            use = R.ruling_use(R.ZERO_HEALTH_DC, rulings)
-            dc_rulings.append(use)
-            if use.answer == "health-lost":
-                dc = damage.health_lost
-        steps.append(Step.of(StepKind.RULE, "Endurance trial DC: the health damage that reduced you to 0", dc,
-                             cites=[ids.ZERO_ENDURANCE], rulings=dc_rulings))
-        ok, nat = endurance(dc, f"Endurance trial against {dc}", [ids.ZERO_ENDURANCE])
-        if ok and fight_on:
-            t = t.with_(state=State.FIGHTING_ON)
-            steps.append(Step.of(StepKind.RESULT, "Remains conscious and fights on", "fighting on",
-                                 cites=[ids.ZERO_ENDURANCE, ids.FIGHTING_ON]))
-        else:
-            t = t.with_(state=State.UNCONSCIOUS)
-            steps.append(Step.of(StepKind.RESULT, "Goes down: unconscious" + (" (chose to)" if ok else ""),
-                                 cites=[ids.GOING_DOWN, ids.GOING_DOWN_UNCONSCIOUS,
-                                                       ids.GOING_DOWN_TIMER]))
-        natural_minimum(nat)
-    if exploded:
-        check = trauma_follows(TraumaEvent.EXPLODED_HIT_HEALTH_DAMAGE, setting, rules=rules)
-        steps.append(check.trace)
-        if check.endurance_dc is not None and allow_more():
-            ok, _nat = endurance(check.endurance_dc, f"Endurance trial (Straightforward, {check.endurance_dc})",
-                                 [ids.SETTING_DEADLY])
-            if not ok:
-                t, tr, st = _trauma(t, dice, rulings, "Trauma (Deadly: exploding hit)", [ids.SETTING_DEADLY], rules)
-                traumas.append(tr)
-                steps.append(st)
-    step = Step.of(StepKind.RESULT, "After health damage", t.state.value,
-                   detail=f"health {t.health}; {len(traumas)} Trauma(s)",
-                   rulings=[per_hit] if per_hit else [], children=steps)
-    return Aftermath(t, reached_zero, injury, tuple(traumas), spell, step)
+    h = _Hit(target, target.with_(health=damage.health, durability=damage.durability, state=provisional), damage,
+             exploded, setting, fight_on, dice, rulings, resolve_rules(rules))
+    if h.hp <= 0:
+        return Aftermath(h.target, False, False, (), "", Step.of(StepKind.INFO, "No health damage", 0,
+                                                                 cites=[ids.HEALTH]))
+    steps: list[Step] = []
+    for stage in STAGES:
+        steps += stage(h)
+    step = Step.of(StepKind.RESULT, "After health damage", h.target.state.value,
+                   detail=f"health {h.target.health}; {len(h.traumas)} Trauma(s)",
+                   rulings=[h.per_hit] if h.per_hit else [], children=steps)
+    return Aftermath(h.target, h.reached_zero, h.reached_zero, tuple(h.traumas), h.spell, step)
 
 
 @dataclass(frozen=True)

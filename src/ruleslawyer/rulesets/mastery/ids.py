@@ -154,5 +154,6 @@ TRIAGE = "mastery/combat/death/triage#1"
 TIER_DICE_TABLE = "mastery/supplement/tables/tier-dice"
 NAMED_DC_TABLE = "mastery/supplement/tables/named-dc"
 DAMAGE_TYPES_TABLE = "mastery/supplement/tables/damage-types"
+ACTION_COSTS_TABLE = "mastery/supplement/tables/action-costs"
 
 __all__ = sorted(n for n in dir() if n.isupper())

@@ -1,10 +1,12 @@
 """The AP planner: a list of actions -> AP, rounds, and cited steps.
 
-Costs come from the chapter: the Other Actions table (``mastery/combat/tables/other-actions``,
-loaded from the db), weapon switching and shield removal (``.../initiative-phases#7-8``), item
-retrieval from a quick slot, the body or a container (``.../interaction#2-5``), casting
-(``.../casting#1``, ``#5``), movement, attacks and Triage. Every combatant has 2 AP per round
-(``mastery/combat/action-points#1``).
+Every cost is a row of the action tables (:mod:`.actions`): the chapter's Other Actions table
+(``mastery/combat/tables/other-actions``) and the supplement's action-costs table, which restates
+the prices the chapter gives in its text (weapon switching and shield removal,
+``.../initiative-phases#7-8``; item retrieval, ``.../interaction#2-5``; movement, attacks, Triage).
+A spell costs what it says (``.../casting#1``). Every combatant has 2 AP per round
+(``mastery/combat/action-points#1``). One planner function per action key (:data:`ACTION_KEYS`);
+``{"action": "<row>"}`` takes any row, so a new row is planned with no code change.
 """
 
 from __future__ import annotations
@@ -18,19 +20,16 @@ from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, Step, StepKind, TracedResult
 
 from . import ids
-from .tiers import load_table
+from .actions import action_cost
 
 __all__ = ["AP_PER_ROUND", "APPlan", "plan_actions", "ACTION_KEYS"]
 
 AP_PER_ROUND = 2
 """All combatants have 2 AP per round (``mastery/combat/action-points#1``)."""
 
-ACTION_KEYS = ("table", "retrieve", "stow", "draw", "swap", "drop", "remove_shield", "cast", "move", "attack",
-               "triage")
-"""The action kinds :func:`plan_actions` understands (one key per action object)."""
-
-_SHIELDS = {"heater": 1, "kite": 1, "targe": 0}
-_WHERE = {"quick": (0, ids.QUICK_ITEM), "body": (1, ids.BODY_ITEM), "container": (2, ids.CONTAINER_ITEM)}
+_SHIELDS = {"heater": "Shield, Remove (strapped)", "kite": "Shield, Remove (strapped)", "targe": "Shield, Drop (Targe)"}
+_WHERE = {"quick": ("Item, Retrieve (Quick Item)", ids.QUICK_ITEM), "body": ("Item, Retrieve (on the body)", ids.BODY_ITEM),
+          "container": ("Item, Retrieve Stored", ids.CONTAINER_ITEM)}
 
 
 @dataclass(frozen=True)
@@ -50,13 +49,139 @@ def _nonneg(v: Any, field: str, low: int = 0, high: int | None = None) -> int:
     return v
 
 
-def _table_row(name: str, field: str, rules: Rules):
-    table = load_table(ids.OTHER_ACTIONS_TABLE, rules)
-    for row in table.rows:
-        if row.cells[0].lower() == str(name).lower().strip():
-            return row
-    raise RulesInputError(field, f"no such row of the Other Actions table: {name!r}; allowed: "
-                                 f"{'; '.join(r.cells[0] for r in table.rows)}")
+def _row(name: str, rules: Rules, field: str) -> tuple[int, Citation]:
+    """An action's AP and the citation of its row (Other Actions or the supplement's action costs)."""
+    cost = action_cost(name, rules=rules, field=field)
+    return cost.ap, Citation(cost.row.unit_id, f"{cost.name}: {cost.ap} AP")
+
+
+def _plan_row(action: Mapping[str, Any], f: str, rules: Rules) -> tuple[str, int, Step]:
+    """``{"action": "<row>"}`` (or ``"table"``): any row of the two action tables; lighting with a
+    tinderbox may be adjusted by up to 2 AP (``.../other-actions#21``)."""
+    key = "action" if "action" in action else "table"
+    cost = action_cost(action[key], rules=rules, field=f"{f}.{key}")
+    ap, cites = cost.ap, [cost.row.unit_id]
+    adjust = action.get("adjust", 0)
+    if adjust:
+        if "tinderbox" not in cost.name.lower():
+            raise RulesInputError(f"{f}.adjust", "only lighting with a tinderbox can be adjusted (by up to 2 AP)")
+        _nonneg(abs(adjust) if isinstance(adjust, int) and not isinstance(adjust, bool) else adjust, f"{f}.adjust", 0, 2)
+        ap += adjust
+        cites.append(ids.TINDERBOX_ADJUST)
+    detail = "; ".join(x for x in (cost.notes, f"GM adjusts by {adjust:+d}" if adjust else "") if x)
+    return cost.name, ap, Step.of(StepKind.RULE, cost.name, ap, detail=detail, cites=cites)
+
+
+def _items(action: Mapping[str, Any], f: str) -> list[str]:
+    items = action.get("items", [])
+    items = [items] if isinstance(items, str) else (items or [])
+    if not isinstance(items, (list, tuple)) or not all(isinstance(x, str) for x in items):
+        raise RulesInputError(f"{f}.items", f"must be a list of item names, got {items!r}")
+    return list(items)
+
+
+def _plan_retrieve(action: Mapping[str, Any], f: str, rules: Rules) -> tuple[str, int, Step]:
+    """``{"retrieve": "quick"|"body"|"container", "items": [...], "use": AP}``: getting an item into
+    your hand costs by where it is (``.../interaction#2-4``); one container retrieval gets all you
+    need from it; using it costs what the item requires (``#1``)."""
+    where = str(action["retrieve"]).lower()
+    if where not in _WHERE:
+        raise RulesInputError(f"{f}.retrieve", f"unknown place {action['retrieve']!r}; allowed: quick, body, container")
+    row_name, cite = _WHERE[where]
+    cost, row = _row(row_name, rules, f"{f}.retrieve")
+    items = _items(action, f)
+    use = _nonneg(action.get("use", 0), f"{f}.use")
+    what = ", ".join(items) or "item"
+    children = [Step.of(StepKind.RULE, f"Retrieve {what} ({where})", cost, cites=[row, cite])]
+    if where == "container" and len(items) > 1:
+        children.append(Step.of(StepKind.RULE, "One retrieval gets everything you need from that container",
+                                len(items), cites=[ids.CONTAINER_ITEM]))
+    if use:
+        children.append(Step.of(StepKind.RULE, f"Use {what}", use, detail="its use costs what the item requires",
+                                cites=[ids.INTERACTION, ids.COST_INTERACTION]))
+    return f"retrieve {what} from {where}" + (" and use" if use else ""), cost + use, Step.of(
+        StepKind.RESULT, f"Retrieve {what} from {where}" + (" and use it" if use else ""), cost + use, children=children)
+
+
+def _one_row(key: str, row_name: str, label: str, *cites: str, detail: str = ""):
+    """A planner for an action key priced by one row: ``{"<key>": what}``."""
+    def plan(action: Mapping[str, Any], f: str, rules: Rules) -> tuple[str, int, Step]:
+        v = action[key]
+        what = " -> ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)
+        ap, row = _row(row_name, rules, f"{f}.{key}")
+        return f"{key} {what}", ap, Step.of(StepKind.RULE, label.format(what), ap, detail=detail, cites=[row, *cites])
+    plan.__doc__ = f"``{{\"{key}\": ...}}``: the {row_name!r} row."
+    return plan
+
+
+def _plan_remove_shield(action: Mapping[str, Any], f: str, rules: Rules) -> tuple[str, int, Step]:
+    """``{"remove_shield": "heater"|"kite"|"targe"}``: a strapped shield costs 1 AP to remove, a held
+    targe drops freely (``.../initiative-phases#8``)."""
+    s = str(action["remove_shield"]).lower()
+    if s not in _SHIELDS:
+        raise RulesInputError(f"{f}.remove_shield", f"unknown shield {action['remove_shield']!r}; allowed: heater, "
+                                                    "kite (strapped), targe (held)")
+    ap, row = _row(_SHIELDS[s], rules, f"{f}.remove_shield")
+    label = f"Remove strapped {s} shield" if ap else "Drop the targe (held, not strapped): free"
+    return f"remove {s}", ap, Step.of(StepKind.RULE, label, ap, cites=[ids.SHIELD_REMOVAL, row])
+
+
+def _plan_cast(action: Mapping[str, Any], f: str, rules: Rules) -> tuple[str, int, Step]:
+    """``{"cast": name, "ap": 1|2, "components": "quick"|"container"}``: the spell's own cost
+    (``.../casting#1``); components not in a Quick Item slot are retrieved first, 2 AP from a
+    container (``#5``)."""
+    v = action["cast"]
+    ap = _nonneg(action.get("ap", 1), f"{f}.ap", 1, 2)
+    comps = action.get("components")
+    children, total = [], ap
+    if comps is not None:
+        c = str(comps).lower()
+        if c not in ("quick", "container"):
+            raise RulesInputError(f"{f}.components", f"unknown place {comps!r}; allowed: quick, container")
+        cost, row = _row(_WHERE[c][0], rules, f"{f}.components")
+        total += cost
+        children.append(Step.of(StepKind.RULE, "Retrieve material components from a container" if cost else
+                                "Components in a Quick Item slot", cost,
+                                cites=[row, ids.CASTING_COMPONENTS] + ([] if cost else [ids.QUICK_ITEM])))
+    children.append(Step.of(StepKind.RULE, f"Cast {v}", ap, detail="the spell's cost (typically 1 or 2 AP)",
+                            cites=[ids.CASTING_COST, ids.COST_CASTING]))
+    return f"cast {v}", total, Step.of(StepKind.RESULT, f"Cast {v}", total, children=children)
+
+
+def _times(key: str, row_name: str, label: str, *cites: str):
+    """A planner for ``{"<key>": n}``: n actions priced by one row."""
+    def plan(action: Mapping[str, Any], f: str, rules: Rules) -> tuple[str, int, Step]:
+        n = _nonneg(action[key], f"{f}.{key}", 1)
+        ap, row = _row(row_name, rules, f"{f}.{key}")
+        return f"{key} x{n}", n * ap, Step.of(StepKind.RULE, f"{label} {n} time(s)", n * ap, cites=[row, *cites])
+    plan.__doc__ = f"``{{\"{key}\": n}}``: n times the {row_name!r} row."
+    return plan
+
+
+def _plan_triage(action: Mapping[str, Any], f: str, rules: Rules) -> tuple[str, int, Step]:
+    """``{"triage": true}``: stabilize an adjacent dying creature, 2 AP (``mastery/combat/death/triage#1``)."""
+    ap, row = _row("Triage", rules, f"{f}.triage")
+    return "triage", ap, Step.of(StepKind.RULE, "Triage an adjacent dying creature", ap, cites=[row, ids.TRIAGE])
+
+
+_PLANNERS = {
+    "action": _plan_row,
+    "table": _plan_row,
+    "retrieve": _plan_retrieve,
+    "stow": _one_row("stow", "Item, Stow", "Stow {}", ids.STOW_ITEM),
+    "draw": _one_row("draw", "Item, Retrieve (on the body)", "Draw {}", ids.BODY_ITEM),
+    "swap": _one_row("swap", "Weapon, Swap", "Full weapon swap {} (stow old, draw new)", ids.WEAPON_SWITCHING),
+    "drop": _one_row("drop", "Item, Drop", "Drop {}: free", detail="it is now on the ground"),
+    "remove_shield": _plan_remove_shield,
+    "cast": _plan_cast,
+    "move": _times("move", "Move", "Move", ids.MOVE_COST, ids.COST_MOVE),
+    "attack": _times("attack", "Attack", "Attack", ids.COST_ATTACK),
+    "triage": _plan_triage,
+}
+"""One planner per action key: each prices its action from the action tables and returns its step."""
+
+ACTION_KEYS = tuple(_PLANNERS)
+"""The action kinds :func:`plan_actions` understands (one key per action object)."""
 
 
 def _one(action: Mapping[str, Any], i: int, rules: Rules) -> tuple[str, int, Step]:
@@ -66,101 +191,15 @@ def _one(action: Mapping[str, Any], i: int, rules: Rules) -> tuple[str, int, Ste
     keys = [k for k in action if k in ACTION_KEYS]
     if len(keys) != 1:
         raise RulesInputError(f, f"needs exactly one of {', '.join(ACTION_KEYS)}, got {sorted(action)}")
-    kind = keys[0]
-    v = action[kind]
-    if kind == "table":
-        row = _table_row(v, f"{f}.table", rules)
-        ap = int(row.cells[1])
-        cites: list[str | Citation] = [row.unit_id]
-        adjust = action.get("adjust", 0)
-        if adjust:
-            if "tinderbox" not in row.cells[0].lower():
-                raise RulesInputError(f"{f}.adjust", "only lighting with a tinderbox can be adjusted (by up to 2 AP)")
-            _nonneg(abs(adjust) if isinstance(adjust, int) and not isinstance(adjust, bool) else adjust,
-                    f"{f}.adjust", 0, 2)
-            ap += adjust
-            cites.append(ids.TINDERBOX_ADJUST)
-        return row.cells[0], ap, Step.of(StepKind.RULE, row.cells[0], ap, detail=row.cells[2] +
-                                         (f"; GM adjusts by {adjust:+d}" if adjust else ""), cites=cites)
-    if kind == "retrieve":
-        where = str(v).lower()
-        if where not in _WHERE:
-            raise RulesInputError(f"{f}.retrieve", f"unknown place {v!r}; allowed: quick, body, container")
-        cost, cite = _WHERE[where]
-        items = action.get("items", [])
-        if isinstance(items, str):
-            items = [items]
-        if items is None:
-            items = []
-        if not isinstance(items, (list, tuple)) or not all(isinstance(x, str) for x in items):
-            raise RulesInputError(f"{f}.items", f"must be a list of item names, got {items!r}")
-        use = _nonneg(action.get("use", 0), f"{f}.use")
-        what = ", ".join(items) or "item"
-        children = [Step.of(StepKind.RULE, f"Retrieve {what} ({where})", cost, cites=[cite] + (
-            [_table_row("Item, Retrieve Stored", f, rules).unit_id]
-            if where == "container" else []))]
-        if where == "container" and len(items) > 1:
-            children.append(Step.of(StepKind.RULE, "One retrieval gets everything you need from that container",
-                                    len(items), cites=[ids.CONTAINER_ITEM]))
-        if use:
-            children.append(Step.of(StepKind.RULE, f"Use {what}", use, detail="its use costs what the item requires",
-                                    cites=[ids.INTERACTION, ids.COST_INTERACTION]))
-        return f"retrieve {what} from {where}" + (" and use" if use else ""), cost + use, Step.of(
-            StepKind.RESULT, f"Retrieve {what} from {where}" + (" and use it" if use else ""), cost + use,
-            children=children)
-    if kind == "stow":
-        return f"stow {v}", 1, Step.of(StepKind.RULE, f"Stow {v}", 1, cites=[ids.WEAPON_SWITCHING, ids.STOW_ITEM])
-    if kind == "draw":
-        return f"draw {v}", 1, Step.of(StepKind.RULE, f"Draw {v}", 1, cites=[ids.WEAPON_SWITCHING, ids.BODY_ITEM])
-    if kind == "swap":
-        what = " -> ".join(v) if isinstance(v, (list, tuple)) else str(v)
-        return f"swap {what}", 2, Step.of(StepKind.RULE, f"Full weapon swap {what} (stow old, draw new)", 2,
-                                          cites=[ids.WEAPON_SWITCHING])
-    if kind == "drop":
-        return f"drop {v}", 0, Step.of(StepKind.RULE, f"Drop {v}: free", 0, detail="it is now on the ground",
-                                       cites=[ids.WEAPON_SWITCHING, _table_row("Item, Drop", f, rules).unit_id])
-    if kind == "remove_shield":
-        s = str(v).lower()
-        if s not in _SHIELDS:
-            raise RulesInputError(f"{f}.remove_shield", f"unknown shield {v!r}; allowed: heater, kite (strapped), targe (held)")
-        ap = _SHIELDS[s]
-        cites = [ids.SHIELD_REMOVAL] + ([_table_row("Shield, Remove (strapped)", f, rules).unit_id] if ap else [])
-        label = f"Remove strapped {s} shield" if ap else "Drop the targe (held, not strapped): free"
-        return f"remove {s}", ap, Step.of(StepKind.RULE, label, ap, cites=cites)
-    if kind == "cast":
-        ap = _nonneg(action.get("ap", 1), f"{f}.ap", 1, 2)
-        comps = action.get("components")
-        children = []
-        total = ap
-        if comps is not None:
-            c = str(comps).lower()
-            if c not in ("quick", "container"):
-                raise RulesInputError(f"{f}.components", f"unknown place {comps!r}; allowed: quick, container")
-            if c == "container":
-                total += 2
-                children.append(Step.of(StepKind.RULE, "Retrieve material components from a container", 2,
-                                        cites=[ids.CASTING_COMPONENTS]))
-            else:
-                children.append(Step.of(StepKind.RULE, "Components in a Quick Item slot", 0, cites=[ids.CASTING_COMPONENTS,
-                                                                                               ids.QUICK_ITEM]))
-        children.append(Step.of(StepKind.RULE, f"Cast {v}", ap, detail="the spell's cost (typically 1 or 2 AP)",
-                                cites=[ids.CASTING_COST, ids.COST_CASTING]))
-        return f"cast {v}", total, Step.of(StepKind.RESULT, f"Cast {v}", total, children=children)
-    if kind == "move":
-        n = _nonneg(v, f"{f}.move", 1)
-        return f"move x{n}", n, Step.of(StepKind.RULE, f"Move {n} time(s)", n, cites=[ids.MOVE_COST, ids.COST_MOVE])
-    if kind == "attack":
-        n = _nonneg(v, f"{f}.attack", 1)
-        return f"attack x{n}", n, Step.of(StepKind.RULE, f"Attack {n} time(s)", n, cites=[ids.COST_ATTACK])
-    # triage
-    return "triage", 2, Step.of(StepKind.RULE, "Triage an adjacent dying creature", 2, cites=[ids.TRIAGE])
+    return _PLANNERS[keys[0]](action, f, rules)
 
 
 def plan_actions(actions: Sequence[Mapping[str, Any]], *, ap_per_round: int = AP_PER_ROUND,
                  rules: Rules | None = None) -> APPlan:
     """Add up the AP of a list of actions and the rounds they take at 2 AP per round.
 
-    Each action is an object with one key: ``{"table": "<Other Actions row>", "adjust": ±2}``,
+    Each action is an object with one key: ``{"action": "<row of either action table>"}`` (or
+    ``{"table": ...}``; the tinderbox with ``"adjust": ±2``),
     ``{"retrieve": "quick"|"body"|"container", "items": [...], "use": AP}``, ``{"stow": name}``,
     ``{"draw": name}``, ``{"swap": [old, new]}``, ``{"drop": name}``,
     ``{"remove_shield": "heater"|"kite"|"targe"}``, ``{"cast": name, "ap": 1|2,

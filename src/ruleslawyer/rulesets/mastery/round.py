@@ -304,20 +304,7 @@ def _acting(n: int) -> str:
     return "nobody acts" if n == 0 else f"{_count(n, 'combatant')} act" + ("s" if n == 1 else "")
 
 
-def sequence_round(combatants: Sequence[RoundCombatant], *, round_number: int = 1, side_roll: int | None = None,
-                   startle_dc: int | None = None, ambush_dc: int | None = None, dice: Dice | None = None,
-                   seed: int | None = None, script: Mapping[str, Any] | None = None,
-                   rulings: Mapping[str, str] | None = None, rules: Rules | None = None) -> SequenceResult:
-    """Sequence a round: Startle (round 1, unaware creatures), declarations -> phases, the 1d6 side
-    roll (slot ``side``; 1-3 PCs, 4-6 enemies), then Fast, Moderate, Slow, each winning side first;
-    holds to a later phase and holds for a trigger.
-
-    Raises:
-        RulesInputError: a hold to the same or an earlier phase (field
-            ``combatants[i].declaration.hold_to``), duplicate names, a side roll outside 1..6, ...
-    """
-    rulings = R.check(rulings)
-    rules = resolve_rules(rules)
+def _check_names(combatants: Sequence[RoundCombatant]) -> None:
     if not combatants:
         raise RulesInputError("combatants", "at least one combatant is needed")
     names = [c.name for c in combatants]
@@ -327,100 +314,206 @@ def sequence_round(combatants: Sequence[RoundCombatant], *, round_number: int = 
         raise RulesInputError("combatants", f"names must be unique; used more than once: "
                                             f"{', '.join(map(repr, repeated[:10]))}"
                                             + (f" and {len(repeated) - 10} more" if len(repeated) > 10 else ""))
-    dice = dice or Dice(seed=seed, script=script)
-    steps: list[Step] = []
-    startles: list[StartleResult] = []
-    unaware = [c for c in combatants if c.unaware]
-    if unaware:
-        for c in unaware:
-            s = startle(dice, name=c.name, agility_tier=c.agility_tier, perception_tier=c.perception_tier,
-                        dc=startle_dc, ambush_dc=ambush_dc, round_number=round_number, rulings=rulings,
-                        rules=rules)
-            startles.append(s)
-        steps.append(Step.of(StepKind.RESULT, "1. Startle or Ambush", _count(len(startles), "Startle trial"),
-                             cites=[ids.FLOW_STARTLE],
-                             children=[s.trace for s in startles]))
+
+
+@dataclass
+class _Round:
+    """What sequencing one round carries from stage to stage (one per call, never shared)."""
+
+    combatants: Sequence[RoundCombatant]
+    round_number: int
+    dice: Dice
+    rulings: dict[str, str]
+    rules: Rules
+    startle_dc: int | None = None
+    ambush_dc: int | None = None
+    side_roll: int | None = None
+    startles: list[StartleResult] = field(default_factory=list)
+    info: dict[str, dict[str, Any]] = field(default_factory=dict)
+    first: Side = Side.PCS
+    face: int = 0
+    order: list[dict[str, Any]] = field(default_factory=list)
+
+
+def startle_or_ambush(r: _Round) -> list[Step]:
+    """Step 1: each unaware creature makes a Startle trial (``combat-flow#2``, ``startle-and-ambush#1``)."""
+    unaware = [c for c in r.combatants if c.unaware]
+    if not unaware:
+        return [Step.of(StepKind.INFO, "1. Startle or Ambush: nobody is unaware", cites=[ids.FLOW_STARTLE])]
+    for c in unaware:
+        r.startles.append(startle(r.dice, name=c.name, agility_tier=c.agility_tier, perception_tier=c.perception_tier,
+                                  dc=r.startle_dc, ambush_dc=r.ambush_dc, round_number=r.round_number,
+                                  rulings=r.rulings, rules=r.rules))
+    return [Step.of(StepKind.RESULT, "1. Startle or Ambush", _count(len(r.startles), "Startle trial"),
+                    cites=[ids.FLOW_STARTLE], children=[s.trace for s in r.startles])]
+
+
+def _hold(d: Declaration, natural: Phase, fname: str) -> tuple[Phase | None, str, list[Step]]:
+    """A hold to a later phase (``combat-flow#9``) or for a trigger (``#10``): the acting phase
+    (None: no action), what happened, and the step."""
+    if d.hold_to is not None and d.hold_trigger is not None:
+        raise RulesInputError(f"{fname}.hold_to", "hold either to a phase or for a trigger, not both")
+    if d.hold_to is not None:
+        to = _phase(d.hold_to, f"{fname}.hold_to")
+        if to.order <= natural.order:
+            raise RulesInputError(f"{fname}.hold_to",
+                                  f"cannot hold to {to.value}: a hold names a phase later than the declared "
+                                  f"phase ({natural.value}); you cannot hold to an earlier phase")
+        return to, f"held to {to.value}", [Step.of(StepKind.RULE, "Held to a later phase", to.value,
+                                                   cites=[ids.FLOW_HOLD, ids.FLOW_HOLD_PHASE])]
+    if d.hold_trigger is None:
+        return natural, "", []
+    ht = d.hold_trigger
+    if isinstance(ht.ap, bool) or not isinstance(ht.ap, int) or not 1 <= ht.ap <= 2:
+        raise RulesInputError(f"{fname}.hold_trigger.ap", f"must commit 1 or 2 AP, got {ht.ap!r}")
+    if ht.occurs is None:
+        acting, hold = None, f"trigger never occurred: {ht.ap} AP lost"
     else:
-        steps.append(Step.of(StepKind.INFO, "1. Startle or Ambush: nobody is unaware", cites=[ids.FLOW_STARTLE]))
-    info: dict[str, dict[str, Any]] = {}
+        occ = _phase(ht.occurs, f"{fname}.hold_trigger.occurs")
+        if occ.order < natural.order:
+            acting, hold = None, f"trigger in {occ.value}, before the natural phase ({natural.value}): cannot react"
+        else:
+            acting, hold = occ, f"acts immediately when the trigger occurs in {occ.value}"
+    return acting, hold, [Step.of(StepKind.RULE, f"Hold for trigger ({ht.condition}): {hold}",
+                                  acting.value if acting else "no action", detail=f"{ht.ap} AP committed",
+                                  cites=[ids.FLOW_HOLD, ids.FLOW_HOLD_TRIGGER])]
+
+
+def declarations(r: _Round) -> list[Step]:
+    """Step 2: each combatant's declaration sets its phase (``combat-flow#3-11``), then any hold."""
     decl_steps = []
-    for i, c in enumerate(combatants):
+    for i, c in enumerate(r.combatants):
         fname = f"combatants[{i}].declaration"
         try:
             side = Side(str(c.side).lower())
         except ValueError:
             raise RulesInputError(f"combatants[{i}].side", f"unknown side {c.side!r}; allowed: pcs, enemies") from None
-        natural, pstep = declared_phase(c.declaration, rulings, fname)
-        sub = [pstep]
-        acting: Phase | None = natural
-        hold = ""
-        d = c.declaration
-        if d.hold_to is not None and d.hold_trigger is not None:
-            raise RulesInputError(f"{fname}.hold_to", "hold either to a phase or for a trigger, not both")
-        if d.hold_to is not None:
-            to = _phase(d.hold_to, f"{fname}.hold_to")
-            if to.order <= natural.order:
-                raise RulesInputError(f"{fname}.hold_to",
-                                      f"cannot hold to {to.value}: a hold names a phase later than the declared "
-                                      f"phase ({natural.value}); you cannot hold to an earlier phase")
-            acting, hold = to, f"held to {to.value}"
-            sub.append(Step.of(StepKind.RULE, "Held to a later phase", to.value,
-                               cites=[ids.FLOW_HOLD, ids.FLOW_HOLD_PHASE]))
-        elif d.hold_trigger is not None:
-            ht = d.hold_trigger
-            if isinstance(ht.ap, bool) or not isinstance(ht.ap, int) or not 1 <= ht.ap <= 2:
-                raise RulesInputError(f"{fname}.hold_trigger.ap", f"must commit 1 or 2 AP, got {ht.ap!r}")
-            if ht.occurs is None:
-                acting, hold = None, f"trigger never occurred: {ht.ap} AP lost"
-            else:
-                occ = _phase(ht.occurs, f"{fname}.hold_trigger.occurs")
-                if occ.order < natural.order:
-                    acting, hold = None, f"trigger in {occ.value}, before the natural phase ({natural.value}): cannot react"
-                else:
-                    acting, hold = occ, f"acts immediately when the trigger occurs in {occ.value}"
-            sub.append(Step.of(StepKind.RULE, f"Hold for trigger ({ht.condition}): {hold}",
-                               acting.value if acting else "no action", detail=f"{ht.ap} AP committed",
-                               cites=[ids.FLOW_HOLD, ids.FLOW_HOLD_TRIGGER]))
-        info[c.name] = {"side": side.value, "natural_phase": natural.value,
-                        "acting_phase": acting.value if acting else None, "hold": hold}
+        natural, pstep = declared_phase(c.declaration, r.rulings, fname)
+        acting, hold, hold_steps = _hold(c.declaration, natural, fname)
+        r.info[c.name] = {"side": side.value, "natural_phase": natural.value,
+                          "acting_phase": acting.value if acting else None, "hold": hold}
         decl_steps.append(Step.of(StepKind.RESULT, f"{c.name} ({side.value})", acting.value if acting else "no action",
-                                  children=sub))
-    steps.append(Step.of(StepKind.RESULT, "2. Declaration Phase", _count(len(decl_steps), "declaration"),
-                         cites=[ids.FLOW_DECLARATION, ids.FLOW_ONLY_DECLARED], children=decl_steps))
-    if side_roll is None:
-        face = dice.roll(6, "side")
-        how = "rolled"
+                                  children=[pstep, *hold_steps]))
+    return [Step.of(StepKind.RESULT, "2. Declaration Phase", _count(len(decl_steps), "declaration"),
+                    cites=[ids.FLOW_DECLARATION, ids.FLOW_ONLY_DECLARED], children=decl_steps)]
+
+
+def side_roll(r: _Round) -> list[Step]:
+    """Step 3: 1d6 for which side goes first, 1-3 PCs, 4-6 enemies (``combat-flow#12``; slot ``side``)."""
+    if r.side_roll is None:
+        r.face, how = r.dice.roll(6, "side"), "rolled"
     else:
-        if isinstance(side_roll, bool) or not isinstance(side_roll, int) or not 1 <= side_roll <= 6:
-            raise RulesInputError("side_roll", f"a 1d6 result: a whole number from 1 to 6, got {side_roll!r}")
-        face, how = side_roll, "entered"
-    first = Side.PCS if face <= 3 else Side.ENEMIES
-    second = Side.ENEMIES if first is Side.PCS else Side.PCS
-    steps.append(Step.of(StepKind.ROLL, f"3. Side roll ({how}): {first.value} first", f"1d6 = {face}",
-                         detail="1-3 PCs, 4-6 enemies", cites=[ids.FLOW_SIDE_ROLL]))
-    order: list[dict[str, Any]] = []
-    phase_steps = []
+        if isinstance(r.side_roll, bool) or not isinstance(r.side_roll, int) or not 1 <= r.side_roll <= 6:
+            raise RulesInputError("side_roll", f"a 1d6 result: a whole number from 1 to 6, got {r.side_roll!r}")
+        r.face, how = r.side_roll, "entered"
+    r.first = Side.PCS if r.face <= 3 else Side.ENEMIES
+    return [Step.of(StepKind.ROLL, f"3. Side roll ({how}): {r.first.value} first", f"1d6 = {r.face}",
+                    detail="1-3 PCs, 4-6 enemies", cites=[ids.FLOW_SIDE_ROLL])]
+
+
+def phases(r: _Round) -> list[Step]:
+    """Steps 4-6: Fast, Moderate, Slow, each the winning side then the losing side (``combat-flow#13-15``)."""
+    second = Side.ENEMIES if r.first is Side.PCS else Side.PCS
+    steps = []
     for n, ph in enumerate(Phase, start=4):
         slots = []
-        for side in (first, second):
-            who = [c.name for c in combatants if info[c.name]["side"] == side.value and info[c.name]["acting_phase"] == ph.value]
+        for side in (r.first, second):
+            who = [c.name for c in r.combatants
+                   if r.info[c.name]["side"] == side.value and r.info[c.name]["acting_phase"] == ph.value]
             if who:
-                order.append({"phase": ph.value, "side": side.value, "combatants": who})
+                r.order.append({"phase": ph.value, "side": side.value, "combatants": who})
                 slots.append(Step.of(StepKind.INFO, f"{side.value}: {', '.join(who)}"))
-        phase_steps.append(Step.of(StepKind.RULE, f"{n}. {ph.value.capitalize()} phase (winning side, then losing side)",
-                                   _acting(sum(len(o["combatants"]) for o in order if o["phase"] == ph.value)),
-                                   cites=[_RESOLVE_CITE[ph]], children=slots))
-    steps.extend(phase_steps)
-    steps.append(Step.of(StepKind.INFO, "7. Next round: conditions reduced; unspent AP lost", cites=[ids.FLOW_NEXT_ROUND,
-                                                                                                 ids.USE_IT_OR_LOSE_IT]))
-    trace = Step.of(StepKind.RESULT, f"Round {round_number}: {first.value} first", f"side roll {face}",
+        steps.append(Step.of(StepKind.RULE, f"{n}. {ph.value.capitalize()} phase (winning side, then losing side)",
+                             _acting(sum(len(o["combatants"]) for o in r.order if o["phase"] == ph.value)),
+                             cites=[_RESOLVE_CITE[ph]], children=slots))
+    return steps
+
+
+def next_round(r: _Round) -> list[Step]:
+    """Step 7: the next round begins; conditions are reduced, unspent AP lost (``combat-flow#16``,
+    ``.../use-it-or-lose-it#1``)."""
+    return [Step.of(StepKind.INFO, "7. Next round: conditions reduced; unspent AP lost",
+                    cites=[ids.FLOW_NEXT_ROUND, ids.USE_IT_OR_LOSE_IT])]
+
+
+STAGES = (startle_or_ambush, declarations, side_roll, phases, next_round)
+"""The combat flow of one round, step by step (``mastery/combat/combat-flow``)."""
+
+
+def sequence_round(combatants: Sequence[RoundCombatant], *, round_number: int = 1, side_roll: int | None = None,
+                   startle_dc: int | None = None, ambush_dc: int | None = None, dice: Dice | None = None,
+                   seed: int | None = None, script: Mapping[str, Any] | None = None,
+                   rulings: Mapping[str, str] | None = None, rules: Rules | None = None) -> SequenceResult:
+    """Sequence a round through :data:`STAGES`: Startle (unaware creatures), declarations -> phases
+    and holds, the 1d6 side roll (slot ``side``; 1-3 PCs, 4-6 enemies), then Fast, Moderate, Slow,
+    each winning side first; a hold to a later phase or for a trigger.
+
+    Raises:
+        RulesInputError: a hold to the same or an earlier phase (field
+            ``combatants[i].declaration.hold_to``), duplicate names, a side roll outside 1..6, ...
+    """
+    rulings = R.check(rulings)
+    rules = resolve_rules(rules)
+    _check_names(combatants)
+    r = _Round(combatants, round_number, dice or Dice(seed=seed, script=script), rulings, rules, startle_dc,
+               ambush_dc, side_roll)
+    steps: list[Step] = []
+    for stage in STAGES:
+        steps += stage(r)
+    trace = Step.of(StepKind.RESULT, f"Round {round_number}: {r.first.value} first", f"side roll {r.face}",
                     children=steps)
-    return SequenceResult(face, first, tuple(startles), tuple(order), info, trace)
+    return SequenceResult(r.face, r.first, tuple(r.startles), tuple(r.order), r.info, trace)
+
+
+def _declaration_from_dict(d: Any, p: str) -> Declaration:
+    """A declaration object of the JSON input (``combatants[i].declaration``)."""
+    if not isinstance(d, Mapping):
+        raise RulesInputError(f"{p}.declaration", "must be an object {weapon, attack, switch_to, style_speed, "
+                                                 "spell, hold_to, hold_trigger}")
+    dbad = sorted(set(d) - {"weapon", "attack", "switch_to", "style_speed", "spell", "hold_to", "hold_trigger"})
+    if dbad:
+        raise RulesInputError(f"{p}.declaration.{dbad[0]}", "unknown field; allowed: weapon, attack, switch_to, "
+                                                            "style_speed, spell, hold_to, hold_trigger")
+    spell = d.get("spell")
+    if isinstance(spell, str):
+        spell = Spell(name=spell)
+    elif isinstance(spell, Mapping):
+        spell = Spell(name=str(spell.get("name", "")), speed=spell.get("speed"), magan=spell.get("magan"))
+    elif spell is not None:
+        raise RulesInputError(f"{p}.declaration.spell", "must be a name or {name, speed, magan}")
+    ht = d.get("hold_trigger")
+    if ht is not None:
+        if not isinstance(ht, Mapping) or "condition" not in ht:
+            raise RulesInputError(f"{p}.declaration.hold_trigger", "must be {condition, ap, occurs}")
+        occ = ht.get("occurs")
+        ht = HoldTrigger(str(ht["condition"]), ht.get("ap", 1),
+                         _phase(occ, f"{p}.declaration.hold_trigger.occurs") if occ is not None else None)
+    return Declaration(weapon=d.get("weapon"), attack=bool(d.get("attack", True)), switch_to=d.get("switch_to"),
+                       style_speed=d.get("style_speed"), spell=spell, hold_to=d.get("hold_to"), hold_trigger=ht)
+
+
+def _combatant_from_dict(c: Any, i: int) -> RoundCombatant:
+    p = f"combatants[{i}]"
+    if not isinstance(c, Mapping):
+        raise RulesInputError(p, "must be an object")
+    bad = sorted(set(c) - {"name", "side", "declaration", "unaware", "agility_tier", "perception_tier"})
+    if bad:
+        raise RulesInputError(f"{p}.{bad[0]}", "unknown field; allowed: name, side, declaration, unaware, "
+                                               "agility_tier, perception_tier")
+    decl = _declaration_from_dict(c.get("declaration", {}) or {}, p)
+    if "name" not in c or "side" not in c:
+        raise RulesInputError(p, "name and side are required")
+    return RoundCombatant(str(c["name"]), c["side"], decl, bool(c.get("unaware", False)),
+                          c.get("agility_tier", 1), c.get("perception_tier", 1))
 
 
 def sequence_from_dict(data: Mapping[str, Any], *, seed: int | None = None,
                        rulings: Mapping[str, str] | None = None, rules: Rules | None = None) -> SequenceResult:
-    """Sequence a round from the JSON input format (``ruleslawyer sequence mastery --schema``)."""
+    """Sequence a round from the JSON input format (``ruleslawyer sequence mastery --schema``).
+
+    Raises:
+        RulesInputError: naming the bad field.
+    """
     if not isinstance(data, Mapping):
         raise RulesInputError("input", "must be a JSON object")
     allowed = {"combatants", "round", "side_roll", "startle_dc", "ambush_dc", "dice", "seed", "rulings", "description"}
@@ -430,44 +523,7 @@ def sequence_from_dict(data: Mapping[str, Any], *, seed: int | None = None,
     cs = data.get("combatants")
     if not isinstance(cs, list):
         raise RulesInputError("combatants", "required: a list of combatants")
-    out = []
-    for i, c in enumerate(cs):
-        p = f"combatants[{i}]"
-        if not isinstance(c, Mapping):
-            raise RulesInputError(p, "must be an object")
-        bad = sorted(set(c) - {"name", "side", "declaration", "unaware", "agility_tier", "perception_tier"})
-        if bad:
-            raise RulesInputError(f"{p}.{bad[0]}", "unknown field; allowed: name, side, declaration, unaware, "
-                                                   "agility_tier, perception_tier")
-        d = c.get("declaration", {}) or {}
-        if not isinstance(d, Mapping):
-            raise RulesInputError(f"{p}.declaration", "must be an object {weapon, attack, switch_to, style_speed, "
-                                                     "spell, hold_to, hold_trigger}")
-        dbad = sorted(set(d) - {"weapon", "attack", "switch_to", "style_speed", "spell", "hold_to", "hold_trigger"})
-        if dbad:
-            raise RulesInputError(f"{p}.declaration.{dbad[0]}", "unknown field; allowed: weapon, attack, switch_to, "
-                                                                "style_speed, spell, hold_to, hold_trigger")
-        spell = d.get("spell")
-        if spell is not None:
-            if isinstance(spell, str):
-                spell = Spell(name=spell)
-            elif isinstance(spell, Mapping):
-                spell = Spell(name=str(spell.get("name", "")), speed=spell.get("speed"), magan=spell.get("magan"))
-            else:
-                raise RulesInputError(f"{p}.declaration.spell", "must be a name or {name, speed, magan}")
-        ht = d.get("hold_trigger")
-        if ht is not None:
-            if not isinstance(ht, Mapping) or "condition" not in ht:
-                raise RulesInputError(f"{p}.declaration.hold_trigger", "must be {condition, ap, occurs}")
-            occ = ht.get("occurs")
-            ht = HoldTrigger(str(ht["condition"]), ht.get("ap", 1),
-                             _phase(occ, f"{p}.declaration.hold_trigger.occurs") if occ is not None else None)
-        decl = Declaration(weapon=d.get("weapon"), attack=bool(d.get("attack", True)), switch_to=d.get("switch_to"),
-                           style_speed=d.get("style_speed"), spell=spell, hold_to=d.get("hold_to"), hold_trigger=ht)
-        if "name" not in c or "side" not in c:
-            raise RulesInputError(p, "name and side are required")
-        out.append(RoundCombatant(str(c["name"]), c["side"], decl, bool(c.get("unaware", False)),
-                                  c.get("agility_tier", 1), c.get("perception_tier", 1)))
+    out = [_combatant_from_dict(c, i) for i, c in enumerate(cs)]
     merged = merge_overrides(data.get("rulings"), rulings)
     return sequence_round(out, round_number=data.get("round", 1), side_roll=data.get("side_roll"),
                           startle_dc=data.get("startle_dc"), ambush_dc=data.get("ambush_dc"),

@@ -10,14 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from ruleslawyer.dice import Dice
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, Step, StepKind, TracedResult
 
-from . import ids
+from . import _tables, ids
 from . import rulings as R
 
 __all__ = ["MAX_TIER", "Edge", "TierRoll", "TrialResult", "tier_die", "roll_tier_die", "roll_trial",
@@ -74,23 +73,22 @@ def tier_die(tier: int, rulings: Mapping[str, str] | None = None, field: str = "
 
     Raises:
         RulesInputError: tier out of range, or above 3 under the 'refuse' answer.
+        RulesDataError: a tier-dice row the engine cannot read.
     """
     check_tier(tier, field)
-    table = load_table(ids.TIER_DICE_TABLE, rules)
-    for row in table.rows:
-        if row.cells[0] == str(tier):
-            sides = int(row.cells[1].lstrip("d"))
-            return sides, Step.of(StepKind.RULE, f"Tier {tier} die", f"d{sides}",
-                                  cites=[Citation(row.unit_id, f"tier {tier} row")])
+    dice = _tables.tier_dice(resolve_rules(rules))
+    if tier in dice:
+        sides = dice[tier].sides
+        return sides, Step.of(StepKind.RULE, f"Tier {tier} die", f"d{sides}",
+                              cites=[Citation(dice[tier].row.unit_id, f"tier {tier} row")])
     use = R.ruling_use(R.TIER_DIE_ABOVE_3, rulings)
     if use.answer == "refuse":
         raise RulesInputError(field, f"tier {tier} has no die in the chapter (tiers 1-3 only) under "
                                      f"ruling {R.TIER_DIE_ABOVE_3}='refuse'")
-    top = max(int(r.cells[0]) for r in table.rows)
-    top_sides = max(int(r.cells[1].lstrip("d")) for r in table.rows)
-    sides = top_sides + (tier - top)
+    top = max(dice)
+    sides = dice[top].sides + (tier - top)
     return sides, Step.of(StepKind.RULING, f"Tier {tier} die", f"d{sides}",
-                          detail=f"the chapter's dice stop at tier {top} (d{top_sides}); the progression continues",
+                          detail=f"the chapter's dice stop at tier {top} (d{dice[top].sides}); the progression continues",
                           cites=[Citation(ids.TIER_DICE_TABLE, f"tiers 1–{top} only")], rulings=[use])
 
 
@@ -108,17 +106,50 @@ class TierRoll:
     step: Step
 
 
-def _cap(rulings: Mapping[str, str] | None) -> tuple[int, Any]:
-    use = R.ruling_use(R.EXPLOSION_CAP, rulings)
-    return int(use.answer), use
-
-
 def _one(dice: Dice, sides: int, slot: str, explode: bool, rulings) -> tuple[tuple[int, ...], bool, bool, list]:
+    """One die's faces: exploding per die up to the cap (``mastery.explosion-cap``), or one face."""
     if explode:
-        cap, use = _cap(rulings)
+        use = R.ruling_use(R.EXPLOSION_CAP, rulings)
+        cap = int(use.answer)
         r = dice.exploding(sides, slot, cap=cap)
         return r.faces, r.exploded, r.capped, [use] if r.capped else []
     return (dice.roll(sides, slot),), False, False, []
+
+
+def _net_edge(edges: Sequence[Edge], edge_cites, rulings) -> tuple[Edge | None, list[Step]]:
+    """The one edge left after combining (``mastery.edge-combining``), and the step saying so."""
+    edges = list(dict.fromkeys(Edge(e) for e in edges))
+    good = Edge.DOMINANCE in edges
+    bad = [e for e in (Edge.INFERIORITY, Edge.IMPOTENCE) if e in edges]
+    net = None if (good and bad) else (Edge.DOMINANCE if good else (bad[0] if bad else None))
+    if not ((good and bad) or len(bad) > 1):
+        return net, []
+    combine = R.ruling_use(R.EDGE_COMBINING, rulings)
+    return net, [Step.of(StepKind.RULING, "Edges combine", net.value if net else "cancelled",
+                         detail=", ".join(e.value for e in edges), cites=list(edge_cites), rulings=[combine])]
+
+
+def _apply_edge(net: Edge, roll: tuple, dice: Dice, sides: int, slot: str, explode: bool, edge_cites,
+                rulings) -> tuple[tuple, int, Step]:
+    """Apply one edge per its ruling: roll twice and keep one, +2/-2, or nothing. ``roll`` is
+    ``(faces, exploded, capped)``; returns the kept roll, the flat bonus and the step."""
+    use = R.ruling_use(_EDGE_RULING[net], rulings)
+    name = net.value.capitalize()
+    if use.answer.startswith("roll-twice"):
+        faces2, exploded2, capped2, cap_uses2 = _one(dice, sides, slot, explode, rulings)
+        higher = use.answer.endswith("higher")
+        faces = roll[0]
+        first = sum(faces) >= sum(faces2) if higher else sum(faces) <= sum(faces2)
+        step = Step.of(StepKind.RULING, f"{name}: roll twice, keep the {'higher' if higher else 'lower'}",
+                       sum(faces if first else faces2),
+                       detail=f"{'+'.join(map(str, faces))} = {sum(faces)} and {'+'.join(map(str, faces2))} = "
+                              f"{sum(faces2)}", cites=list(edge_cites), rulings=[use] + cap_uses2)
+        return (roll if first else (faces2, exploded2, capped2)), 0, step
+    if use.answer in ("plus-2", "minus-2"):
+        bonus = 2 if use.answer == "plus-2" else -2
+        return roll, bonus, Step.of(StepKind.RULING, name, f"{bonus:+d}", cites=list(edge_cites), rulings=[use])
+    return roll, 0, Step.of(StepKind.RULING, f"{name}: no effect on the dice", cites=list(edge_cites),
+                            rulings=[use])
 
 
 def roll_tier_die(dice: Dice, tier: int, slot: str, *, label: str, explode: bool,
@@ -130,54 +161,24 @@ def roll_tier_die(dice: Dice, tier: int, slot: str, *, label: str, explode: bool
 
     Edges combine per ``mastery.edge-combining`` (Dominance cancels one drawback; drawbacks do not
     stack) and act per ``mastery.dominance`` / ``mastery.impotence`` / ``mastery.inferiority``:
-    roll twice keep higher/lower (both rolls from ``slot``), +2/-2, or nothing.
+    roll twice keep higher/lower (both rolls from ``slot``), +2/-2, or nothing. An exploding die
+    stops at the cap (``mastery.explosion-cap``), reported in the step.
 
     Returns:
         A :class:`TierRoll`; its step is a ROLL step with sub-steps for the die, explosions and edge.
     """
     sides, die_step = tier_die(tier, rulings, field, rules=rules)
-    children = [die_step]
     faces, exploded, capped, cap_uses = _one(dice, sides, slot, explode, rulings)
-    explode_note = Step.of(StepKind.RULE, "Dice explode on a max roll" if explode else "Die does not explode",
-                           detail=" + ".join(map(str, faces)) + (" (explosion cap reached)" if capped else ""),
-                           cites=list(explode_cites), rulings=list(explode_rulings) + cap_uses)
-    children.append(explode_note)
+    children = [die_step, Step.of(StepKind.RULE, "Dice explode on a max roll" if explode else "Die does not explode",
+                                  detail=" + ".join(map(str, faces)) + (" (explosion cap reached)" if capped else ""),
+                                  cites=list(explode_cites), rulings=list(explode_rulings) + cap_uses)]
     bonus = 0
-    edges = list(dict.fromkeys(Edge(e) for e in edges))
-    if edges:
-        net: Edge | None
-        good = Edge.DOMINANCE in edges
-        bad = [e for e in (Edge.INFERIORITY, Edge.IMPOTENCE) if e in edges]
-        combine = R.ruling_use(R.EDGE_COMBINING, rulings) if (good and bad) or len(bad) > 1 else None
-        if good and bad:
-            net = None
-        else:
-            net = Edge.DOMINANCE if good else (bad[0] if bad else None)
-        if combine is not None:
-            children.append(Step.of(StepKind.RULING, "Edges combine", net.value if net else "cancelled",
-                                    detail=", ".join(e.value for e in edges), cites=list(edge_cites),
-                                    rulings=[combine]))
-        if net is not None:
-            use = R.ruling_use(_EDGE_RULING[net], rulings)
-            if use.answer.startswith("roll-twice"):
-                faces2, exploded2, capped2, cap_uses2 = _one(dice, sides, slot, explode, rulings)
-                higher = use.answer.endswith("higher")
-                first_better = sum(faces) >= sum(faces2) if higher else sum(faces) <= sum(faces2)
-                kept = faces if first_better else faces2
-                children.append(Step.of(
-                    StepKind.RULING, f"{net.value.capitalize()}: roll twice, keep the {'higher' if higher else 'lower'}",
-                    sum(kept), detail=f"{'+'.join(map(str, faces))} = {sum(faces)} and "
-                                      f"{'+'.join(map(str, faces2))} = {sum(faces2)}",
-                    cites=list(edge_cites), rulings=[use] + cap_uses2))
-                if not first_better:
-                    faces, exploded, capped = faces2, exploded2, capped2
-            elif use.answer in ("plus-2", "minus-2"):
-                bonus = 2 if use.answer == "plus-2" else -2
-                children.append(Step.of(StepKind.RULING, f"{net.value.capitalize()}", f"{bonus:+d}",
-                                        cites=list(edge_cites), rulings=[use]))
-            else:
-                children.append(Step.of(StepKind.RULING, f"{net.value.capitalize()}: no effect on the dice",
-                                        cites=list(edge_cites), rulings=[use]))
+    net, combine_steps = _net_edge(edges, edge_cites, rulings) if edges else (None, [])
+    children += combine_steps
+    if net is not None:
+        (faces, exploded, capped), bonus, edge_step = _apply_edge(net, (faces, exploded, capped), dice, sides, slot,
+                                                                  explode, edge_cites, rulings)
+        children.append(edge_step)
     total = sum(faces) + bonus
     step = Step.of(StepKind.ROLL, label, total,
                    detail=f"d{sides}: {' + '.join(map(str, faces))}" + (f" {bonus:+d}" if bonus else ""),
@@ -256,9 +257,8 @@ def named_dc(name: str, rules: Rules | None = None) -> tuple[int, str]:
     Raises:
         RulesInputError: unknown name (lists the known ones).
     """
-    table = load_table(ids.NAMED_DC_TABLE, rules)
-    for row in table.rows:
-        if row.cells[0].lower() == str(name).lower():
-            return int(row.cells[1]), row.unit_id
-    allowed = ", ".join(r.cells[0] for r in table.rows)
-    raise RulesInputError("dc", f"unknown difficulty {name!r}; allowed: {allowed}")
+    dcs = _tables.named_dcs(resolve_rules(rules))
+    found = dcs.get(str(name).lower())
+    if found is None:
+        raise RulesInputError("dc", f"unknown difficulty {name!r}; allowed: {', '.join(d.name for d in dcs.values())}")
+    return found.dc, found.row.unit_id

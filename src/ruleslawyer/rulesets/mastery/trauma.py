@@ -12,14 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from ruleslawyer.dice import Dice
+from ruleslawyer.dice import Dice, read_face
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
+from ruleslawyer.tables import RuleTable, TableRow
 from ruleslawyer.trace import Citation, Step, StepKind, TracedResult
 
-from . import ids
+from . import _tables, ids
 from . import rulings as R
-from .tiers import load_table
 
 __all__ = ["TraumaSetting", "TraumaEvent", "TraumaCheck", "TraumaSheet", "Trauma", "FINGERS",
            "trauma_follows", "roll_trauma", "finger_name"]
@@ -260,13 +260,56 @@ def _loss(text: str) -> tuple[str, str | None]:
     return "other", None
 
 
+@dataclass(frozen=True)
+class _Landed:
+    """The row a d100 face landed on, read: its span, cells, what it takes from the sheet."""
+
+    face: int
+    row: TableRow
+    span: str
+    text: str
+    tier: str
+    recovery: str
+    kind: str
+    part: str | None
+    close_call: bool
+
+
+def _land(table: RuleTable, face: int, entered: bool) -> tuple[_Landed, Step]:
+    """The row covering ``face`` (``mastery/combat/tables/trauma``) and the step citing it."""
+    row = table.row_for(face)
+    span = f"{row.low}" if row.low == row.high else f"{row.low}–{row.high}"
+    text = row.cells[1]
+    kind, part = _loss(text)
+    landed = _Landed(face, row, span, text, row.cells[2] if len(row.cells) > 2 else "",
+                     row.cells[3] if len(row.cells) > 3 else "", kind, part, text.startswith("Close Call"))
+    return landed, Step.of(StepKind.ROLL, "d100 " + ("entered" if entered else "rolled"), face,
+                           detail=f"row {span}: {text}",
+                           cites=[Citation(row.unit_id, f"row {span} of {table.id}")])
+
+
+def _finger_roll(landed: _Landed, face: int | None, dice: Dice, rulings) -> tuple[int, str, Step]:
+    """The 1d10 finger sub-roll of "Lose a finger" (``mastery.finger-order``)."""
+    fuse = R.ruling_use(R.FINGER_ORDER, rulings)
+    face = face if face is not None else dice.roll(10, "finger")
+    lost = finger_name(face, rulings)
+    return face, lost, Step.of(StepKind.ROLL, "1d10 from the left little finger", face, detail=lost,
+                               cites=[landed.row.unit_id], rulings=[fuse])
+
+
+def _already_lost(landed: _Landed, part: str | None, sheet: TraumaSheet | None) -> bool:
+    return sheet is not None and ((part is not None and sheet.has_lost(part))
+                                  or (landed.kind == "lung" and sheet.punctured_lungs >= 2))
+
+
 def roll_trauma(*, roll: int | None = None, finger: int | None = None, dice: Dice | None = None,
                 seed: int | None = None, sheet: TraumaSheet | None = None,
                 rulings: Mapping[str, str] | None = None, table=None, rules: Rules | None = None) -> Trauma:
     """Roll 1d100 on the Trauma table (``mastery/combat/tables/trauma``, loaded from the db).
 
     Args:
-        roll: the d100 face already rolled (1..100; 100 is "00"); None to roll (slot ``trauma``).
+        roll: the d100 face already rolled (1..100, or ``"00"`` / 0 read as 100); None to roll
+            (slot ``trauma``).
         finger: the 1d10 face for "Lose a finger"; None to roll (slot ``finger``).
         dice: seeded or scripted dice; else ``Dice(seed=seed)``.
         sheet: the character's trauma sheet to update (second eye -> Blinded, second ear ->
@@ -283,64 +326,47 @@ def roll_trauma(*, roll: int | None = None, finger: int | None = None, dice: Dic
         DiceScriptError: a scripted slot ran out or holds an impossible face.
     """
     R.check(rulings)
-    table = table or load_table(ids.TRAUMA_TABLE, resolve_rules(rules))
+    table = table or _tables.trauma_table(resolve_rules(rules))
     if roll is not None:
-        table.row_for(roll)  # validates 1..100
+        roll = read_face(roll, table.sides or 100, "roll")  # 1..100; "00" (or 0) is 100
     if finger is not None:
         finger_name(finger, rulings)
     dice = dice or Dice(seed=seed)
     children: list[Step] = [Step.of(StepKind.RULE, "Roll 1d100 for each Trauma", cites=[ids.TRAUMA_ROLL])]
     rolls: list[int] = []
-    attempts = 0
     while True:
-        attempts += 1
-        face = roll if (roll is not None and attempts == 1) else dice.d100("trauma")
-        rolls.append(face)
-        row = table.row_for(face)
-        span = f"{row.low}" if row.low == row.high else f"{row.low}–{row.high}"
-        text, tier, recovery = row.cells[1], (row.cells[2] if len(row.cells) > 2 else ""), \
-            (row.cells[3] if len(row.cells) > 3 else "")
-        entered = roll is not None and attempts == 1
-        children.append(Step.of(StepKind.ROLL, "d100 " + ("entered" if entered else "rolled"), face,
-                                detail=f"row {span}: {text}",
-                                cites=[Citation(row.unit_id, f"row {span} of {ids.TRAUMA_TABLE}")]))
-        kind, part = _loss(text)
-        close_call = text.startswith("Close Call")
-        finger_face = None
-        finger_lost = None
-        effect = "no Trauma (Close Call)" if close_call else "recorded"
-        if kind == "finger":
-            fuse = R.ruling_use(R.FINGER_ORDER, rulings)
-            finger_face = finger if (finger is not None and attempts == 1) else dice.roll(10, "finger")
-            finger_lost = finger_name(finger_face, rulings)
-            children.append(Step.of(StepKind.ROLL, "1d10 from the left little finger", finger_face,
-                                    detail=finger_lost, cites=[row.unit_id], rulings=[fuse]))
+        first = not rolls
+        landed, step = _land(table, roll if (roll is not None and first) else dice.d100("trauma"),
+                             roll is not None and first)
+        rolls.append(landed.face)
+        children.append(step)
+        part, finger_face, finger_lost = landed.part, None, None
+        if landed.kind == "finger":
+            finger_face, finger_lost, step = _finger_roll(landed, finger if first else None, dice, rulings)
             part = finger_lost
-        already = sheet is not None and (
-            (part is not None and sheet.has_lost(part)) or (kind == "lung" and sheet.punctured_lungs >= 2))
-        if already:
-            use = R.ruling_use(R.TRAUMA_LOST_PART, rulings)
-            what = part or "both lungs"
-            children.append(Step.of(StepKind.RULING, f"Already lost: {what}", use.answer, cites=[row.unit_id],
-                                    rulings=[use]))
-            if use.answer == "reroll" and attempts < 100:
-                continue
-            effect = "no further effect"
-        break
+            children.append(step)
+        already = _already_lost(landed, part, sheet)
+        if not already:
+            break
+        use = R.ruling_use(R.TRAUMA_LOST_PART, rulings)
+        children.append(Step.of(StepKind.RULING, f"Already lost: {part or 'both lungs'}", use.answer,
+                                cites=[landed.row.unit_id], rulings=[use]))
+        if use.answer != "reroll" or len(rolls) >= 100:
+            break
+    effect = "no Trauma (Close Call)" if landed.close_call else ("no further effect" if already else "recorded")
     new_sheet = None
     if sheet is not None:
-        new_sheet, effect_steps, eff = _apply(table, sheet, face, text, kind, part, row.unit_id, close_call,
-                                              already)
+        new_sheet, effect_steps, eff = _apply(table, sheet, landed.face, landed.text, landed.kind, part,
+                                              landed.row.unit_id, landed.close_call, already)
         children.extend(effect_steps)
-        effect = eff if not (already or close_call) else effect
-    label = "Close Call! No Trauma" if close_call else text.split(". ")[0].rstrip(".")
-    if finger_lost:
-        label += f" ({finger_lost})"
-    trace = Step.of(StepKind.RESULT, f"Trauma: {label}", f"d100 = {face}",
-                    detail=f"{tier}; mundane recovery: {recovery}" if tier else "",
-                    cites=[Citation(row.unit_id, f"row {span}")], children=children)
-    return Trauma(face, span, text, tier, recovery, row.unit_id, close_call, finger_face, finger_lost,
-                  effect, new_sheet, tuple(rolls), trace)
+        effect = eff if not (already or landed.close_call) else effect
+    label = "Close Call! No Trauma" if landed.close_call else landed.text.split(". ")[0].rstrip(".")
+    label += f" ({finger_lost})" if finger_lost else ""
+    trace = Step.of(StepKind.RESULT, f"Trauma: {label}", f"d100 = {landed.face}",
+                    detail=f"{landed.tier}; mundane recovery: {landed.recovery}" if landed.tier else "",
+                    cites=[Citation(landed.row.unit_id, f"row {landed.span}")], children=children)
+    return Trauma(landed.face, landed.span, landed.text, landed.tier, landed.recovery, landed.row.unit_id,
+                  landed.close_call, finger_face, finger_lost, effect, new_sheet, tuple(rolls), trace)
 
 
 def _apply(table, sheet: TraumaSheet, face: int, text: str, kind: str, part: str | None, unit_id: str,
