@@ -6,7 +6,7 @@ import re
 from ruleslawyer.rulesdb import all_ids
 from ruleslawyer.widgets import (DarkmasterRoundPanel, MasteryExchangePanel, MasteryRoundPanel, MythrasExchangePanel,
                                  Quote, SearchPanel, TablePanel, TraceView, TraumaPanel)
-from ruleslawyer.widgets.app import app, panel_specs
+from ruleslawyer.widgets.app import all_panels, app, panel_specs
 
 IDS = re.compile(r'data-rule-id="([^"]*)"')
 
@@ -67,3 +67,46 @@ def test_quote_and_trace_view():
     assert "Attack roll (Aldric, melee): 11" in str(view)
     assert "<details class=\"rl-citation\">" in view._repr_html_()
     assert "**Attack roll (Aldric, melee)**: 11" in view.markdown()
+
+
+def test_the_kit_tabs_and_their_order():
+    titles = [t for t, *_ in panel_specs()]
+    assert titles[:3] == ["Search", "Glossary", "Tables"]
+    assert titles[-4:] == ["Compare", "Odds", "Rulings", "Rule by id"]
+
+
+def test_every_panel_and_the_app_display_as_static_html_without_a_kernel():
+    box = app()
+    for title, panel in box.panels.items():
+        data = panel._repr_mimebundle_()
+        assert "application/vnd.jupyter.widget-view+json" in data, title
+        assert 'class="rl-panel rl-static' in data["text/html"], title
+        assert not data["text/plain"].startswith("VBox("), title
+    whole = box._repr_mimebundle_()
+    assert whole["text/html"].count('class="rl-panel rl-static') == len(box.panels)
+    assert "Mastery › Combat › Death › Fighting On ¶2" in whole["text/html"]  # the Rule by id tab's result
+    assert not whole["text/plain"].startswith("VBox(")
+
+
+def test_all_panels_read_the_rules_handle_they_are_given(tmp_path):
+    # A database of its own, with a house rule: every panel holds that handle, and the panels that
+    # search or quote see the house rule the default database lacks.
+    from ruleslawyer.rulesdb.handle import open_rules
+
+    house = tmp_path / "house"
+    house.mkdir()
+    (house / "manners.md").write_text(
+        "---\nruleset: house\nruleset_title: House\nchapter: extras\ntitle: House Rules\nkind: house-rules\n"
+        "provenance: The app test's own rule.\n---\n# House Rules\n\n## Table Manners\n\nNo phones at the table.\n",
+        encoding="utf-8")
+    rules = open_rules(tmp_path / "house.db", house)
+    panels = dict(all_panels(rules))
+    for title, panel in panels.items():
+        assert getattr(panel, "rules", None) is rules, title
+    search = panels["Search"]
+    search.query.value = "phones"
+    assert [h.id for h in search.results.hits] == ["house/extras/table-manners#1"]
+    viewer = panels["Rule by id"]
+    viewer.show("house/extras/table-manners#1")
+    assert "No phones at the table." in viewer.output.value
+    assert ("House", "house") in panels["Glossary"].ruleset.options

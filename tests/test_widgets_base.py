@@ -104,3 +104,135 @@ def test_a_section_citation_quotes_the_sections_first_rules():
     assert got.text.endswith("…") == (len(units) > SECTION_QUOTE_UNITS)
     out = trace_html(Step.of(StepKind.RULE, "Fighting on", cites=[section]))
     assert esc(units[0].text) in out
+
+
+# ---------------------------------------------------------------- result first, folded explanation
+
+def test_show_trace_leads_with_the_result_line_then_the_folded_explanation():
+    step = Step.of(StepKind.RESULT, "Fighting on", value=3, cites=[FIGHTING_ON_2],
+                   children=[Step.of(StepKind.ROLL, "d4", value=3)])
+    frame = PanelFrame("t", [])
+    frame.show_trace(step, header='<div class="rl-outcome">banner</div>', summary=f"Hit: 7 damage {XSS}")
+    out = frame.output.value
+    assert out.startswith('<div class="rl-body"><div class="rl-result" role="status">Hit: 7 damage &lt;img')
+    assert out.index("rl-result") < out.index("rl-outcome") < out.index("rl-explain")
+    # 2 steps (the result and its roll), 1 citation; folded: <details> without "open"
+    assert '<details class="rl-explain"><summary>Explanation: 2 steps, 1 citation</summary>' in out
+    assert frame.summary == f"Hit: 7 damage {XSS}"
+
+
+def test_without_a_summary_the_result_line_is_the_traces_root():
+    frame = PanelFrame("t", [])
+    frame.show_trace(Step.of(StepKind.RESULT, "Attack roll", value=11))
+    assert '<div class="rl-result" role="status">Attack roll: 11</div>' in frame.output.value
+
+
+def test_the_rulings_switch_counts_this_runs_rulings_and_does_not_grow(monkeypatch):
+    other = Ruling(id="kit.test-widgets-other", ruleset="kit", question="Another?", default="a",
+                   alternatives=("b",), provenance="kit default")
+    monkeypatch.setitem(trace._REGISTRY, TEST_RULING.id, TEST_RULING)
+    monkeypatch.setitem(trace._REGISTRY, other.id, other)
+    frame = PanelFrame("t", [])
+    bar = frame.rulings
+    assert bar.toggle.layout.display == "none"  # no ruling yet: no switch
+    both = Step.of(StepKind.RULE, "x", rulings=[RulingUse(TEST_RULING.id, "first"), RulingUse(other.id, "a")])
+    one = Step.of(StepKind.RULE, "y", rulings=[RulingUse(other.id, "a")])
+    frame.show_trace(both)
+    assert bar.toggle.description == "rulings (2)" and bar.toggle.layout.display is None
+    assert bar.box.layout.display == "none"  # closed until the switch is pressed
+    for _ in range(5):  # five more runs using one ruling: the switch says 1, the box holds 1 row
+        frame.show_trace(one)
+    assert bar.toggle.description == "rulings (1)" and len(bar.box.children) == 1
+    bar.toggle.value = True
+    assert bar.box.layout.display is None
+    # a ruling the user changed stays listed (so it can be changed back) though this run did not use it
+    bar.dropdowns[TEST_RULING.id].value = "second"
+    frame.show_trace(one)
+    assert bar.shown == (other.id, TEST_RULING.id) and bar.toggle.description == "rulings (2)"
+    frame.show_trace(Step.of(StepKind.RULE, "none"))
+    assert bar.shown == (TEST_RULING.id,)
+
+
+# ---------------------------------------------------------------- errors, static HTML, tooltips
+
+def test_a_good_run_clears_an_old_error_even_when_it_writes_nothing():
+    frame = PanelFrame("t", [])
+    frame.show("good", summary="first")
+
+    def boom():
+        raise RulesInputError("attack.tier", "tier must be 1 to 10")
+
+    frame.guard(boom)
+    assert "rl-error" in frame.output.value and frame.error is not None
+    frame.guard(lambda: None)  # a run that shows nothing new (e.g. a search that only lists hits)
+    assert "rl-error" not in frame.output.value and "good" in frame.output.value and frame.error is None
+
+
+def test_mimebundle_carries_the_widget_a_static_html_rendering_and_a_text_line():
+    frame = PanelFrame("Roll <on> a table", [], css_class="rl-table-panel")
+    frame.show_trace(Step.of(StepKind.RESULT, "Fighting on", value=3, cites=[FIGHTING_ON_2]), summary="d100 42",
+                     status="seed 7")
+    data = frame.mimebundle()
+    assert "application/vnd.jupyter.widget-view+json" in data
+    page = data["text/html"]
+    assert page.startswith("<style>") and 'class="rl-panel rl-static rl-table-panel"' in page
+    assert "Roll &lt;on&gt; a table" in page and "seed 7" in page and frame.output.value in page
+    assert data["text/plain"] == "Roll <on> a table: d100 42"
+    frame.show_error(RulesInputError("roll", "must be 1 to 100"))
+    assert frame.mimebundle()["text/plain"] == "Roll <on> a table: error: roll: must be 1 to 100"
+
+
+def test_every_field_gets_a_tooltip_from_the_glossary_with_its_citation():
+    import ipywidgets as widgets
+
+    from ruleslawyer.rulesdb.glossary import define
+
+    ap = widgets.IntText(description="AP")
+    cmb = widgets.IntText(description="CMB")
+    style = widgets.IntText(description="Combat Style %")
+    wea = widgets.Text(description="WEA")
+    plain = widgets.Text(description="Nickname", placeholder="Aldric")
+    own = widgets.Text(description="AP", tooltip="kept")
+    PanelFrame("t", [[ap, cmb], widgets.VBox([style, wea, plain, own])])
+    tier = widgets.IntText(description="Defense tier")  # the head noun names it: a tier, not the Defense action
+    armour = widgets.IntText(description="Armour resistance")  # the books print "Armor Resistance"
+    PanelFrame("t", [[tier, armour]])
+    for w, term in ((ap, "AP"), (cmb, "CMB"), (style, "Combat Style"), (tier, "tier"), (armour, "Armor Resistance")):
+        d = define(term)[0]
+        assert d.text[:40] in w.tooltip and w.tooltip.endswith(f"[{d.rule_id}]"), (term, w.tooltip)
+    # WEA is not defined in the glossary: the first rule that uses it, with its id
+    assert wea.tooltip.startswith("WEA, as the rules use it: ") and "WEA" in wea.tooltip[26:]
+    assert wea.tooltip.endswith("]") and "mastery/" in wea.tooltip
+    assert plain.tooltip == "Nickname (e.g. Aldric)" and own.tooltip == "kept"
+
+
+def test_the_panel_ruleset_picks_the_glossary():
+    import ipywidgets as widgets
+
+    from ruleslawyer.rulesdb.glossary import define
+
+    ap = widgets.IntText(description="AP")
+    PanelFrame("t", [[ap]], css_class="rl-darkmaster-round-panel")
+    assert not define("AP", "darkmaster")  # Darkmaster defines no AP, so its tooltip is not Mastery's
+    assert "mastery/" not in ap.tooltip
+
+
+# ---------------------------------------------------------------- dice: rolls that roll
+
+def test_roll_draws_a_fresh_seed_replay_keeps_it_and_a_script_keeps_its_seed(monkeypatch):
+    from ruleslawyer.widgets import base
+    from ruleslawyer.widgets.base import SCRIPTED, DiceControls
+
+    drawn = iter([101, 202])
+    monkeypatch.setattr(base, "new_seed", lambda: next(drawn))
+    runs = []
+    dice = DiceControls(seed=7, on_run=lambda: runs.append(dice.kwargs()["seed"]))
+    dice.roll()
+    dice.roll()
+    dice.replay_button.click()
+    assert runs == [101, 202, 202] and dice.seed.value == 202
+    assert 'seed <b class="rl-seed-used">202</b>' in dice.describe()
+    dice.mode.value = SCRIPTED
+    dice.script.value = "attack: 4 4 1"
+    dice.roll()  # a worked example: the same dice on every press
+    assert runs[-1] == 202 and dice.kwargs() == {"seed": 202, "script": {"attack": [4, 4, 1]}}

@@ -2,7 +2,9 @@
 
 Each panel is a small class that owns its controls, one HTML output and a ``run()`` that calls one
 function of the kit and renders its trace; display it by making it the last expression of a cell.
-Panels are imported lazily, so ``import ruleslawyer.widgets`` stays cheap::
+Every panel takes ``rules=`` (a rules handle from :func:`ruleslawyer.rulesdb.handle.resolve_rules`;
+None: the default database), leads its output with a one-line result, and displays as static HTML
+where there is no kernel. Panels are imported lazily, so ``import ruleslawyer.widgets`` stays cheap::
 
     from ruleslawyer.widgets import SearchPanel, TablePanel
     SearchPanel("parry")
@@ -29,7 +31,12 @@ _PANELS = {
     "MythrasExchangePanel": "exchange_mythras",
     "MasteryRoundPanel": "rounds",
     "DarkmasterRoundPanel": "rounds",
+    "GlossaryPanel": "glossary",
+    "ComparePanel": "compare",
+    "RulingsPanel": "rulings",
+    "OddsPanel": "odds",
     "all_panels": "app",
+    "app": "app",
 }
 
 __all__ = sorted(_PANELS)

@@ -1,4 +1,4 @@
-"""Every panel of the kit in one tabbed app (what ``make app`` serves through Voila)."""
+"""Every panel of the kit in one tabbed app (what ``make app`` and ``ruleslawyer app`` serve through Voila)."""
 
 from __future__ import annotations
 
@@ -6,23 +6,28 @@ import importlib
 
 import ipywidgets as widgets
 
-from .base import esc, style_widget
+from .base import css, esc, style_widget
 
-__all__ = ["KIT_PANELS_FIRST", "KIT_PANELS_LAST", "panel_specs", "all_panels", "app"]
+__all__ = ["KIT_PANELS_FIRST", "KIT_PANELS_LAST", "panel_specs", "all_panels", "app", "AppBox"]
 
 #: The kit's own panels, first and last: (tab title, "module:ClassName", keyword arguments).
 KIT_PANELS_FIRST: tuple[tuple[str, str, dict], ...] = (
     ("Search", "ruleslawyer.widgets.search:SearchPanel", {}),
+    ("Glossary", "ruleslawyer.widgets.glossary:GlossaryPanel", {}),
     ("Tables", "ruleslawyer.widgets.tables:TablePanel", {}),
 )
 KIT_PANELS_LAST: tuple[tuple[str, str, dict], ...] = (
+    ("Compare", "ruleslawyer.widgets.compare:ComparePanel", {}),
+    ("Odds", "ruleslawyer.widgets.odds:OddsPanel", {}),
+    ("Rulings", "ruleslawyer.widgets.rulings:RulingsPanel", {}),
     ("Rule by id", "ruleslawyer.widgets.cite:CitationViewer", {"rule_id": "mastery/combat/death/fighting-on#2"}),
 )
 
 
 def panel_specs() -> list[tuple[str, str, dict]]:
-    """Every tab in order: the kit's Search and Tables, each installed ruleset's panels
-    (:attr:`ruleslawyer.registry.Ruleset.panels`, in ruleset order), then Rule by id."""
+    """Every tab in order: the kit's Search, Glossary and Tables, each installed ruleset's panels
+    (:attr:`ruleslawyer.registry.Ruleset.panels`, in ruleset order), then Compare, Odds, Rulings and
+    Rule by id."""
     from ruleslawyer.registry import rulesets
 
     middle = [(title, target, {}) for r in rulesets() for title, target in r.panels]
@@ -35,7 +40,8 @@ def _panel_class(target: str):
 
 
 def all_panels(rules=None) -> list[tuple[str, object]]:
-    """Build every panel: ``[(title, panel), ...]`` in tab order (see :func:`panel_specs`).
+    """Build every panel: ``[(title, panel), ...]`` in tab order (see :func:`panel_specs`), each given
+    ``rules=rules`` (a rules handle; None: every panel uses the default database).
 
     A panel that cannot be built (its engine is missing or broken) is replaced by a widget saying
     why, so the app always starts.
@@ -51,17 +57,38 @@ def all_panels(rules=None) -> list[tuple[str, object]]:
     return out
 
 
-def app(selected: int = 0, rules=None) -> widgets.VBox:
+class AppBox(widgets.VBox):
+    """The app's outer box: a VBox that also displays as static HTML (every tab's current state, one
+    after another) where there is no kernel, and whose ``panels`` maps tab title -> panel."""
+
+    def _repr_mimebundle_(self, **kwargs):
+        data = dict(super()._repr_mimebundle_(**kwargs) or {})
+        parts = []
+        for title, panel in getattr(self, "panels", {}).items():
+            frame = getattr(panel, "frame", None)
+            if frame is not None:
+                parts.append(frame.static_html().replace(f"<style>{css()}</style>", ""))
+        data["text/html"] = (f"<style>{css()}</style><div class=\"rl-app rl-static\">"
+                             f"<div class=\"rl-title\">{esc(TITLE)}</div>{''.join(parts)}</div>")
+        data["text/plain"] = TITLE + "".join(f"\n- {p.frame.text()}" for p in self.panels.values() if hasattr(p, "frame"))
+        return data
+
+
+TITLE = ("ruleslawyer: rules lookup, tables and cited exchanges for Mastery, Mythras and Against the "
+         "Darkmaster")
+
+
+def app(selected: int = 0, rules=None) -> AppBox:
     """The tabbed app: one tab per panel (see :func:`panel_specs`), all on the rules handle ``rules``
-    (default: the default database)."""
+    (default: the default database). Tab titles are shown in full and wrap onto more rows on a
+    narrow screen (the kit's stylesheet)."""
     panels = all_panels(rules)
     tab = widgets.Tab(children=[getattr(p, "widget", p) for _, p in panels])
     for i, (title, _) in enumerate(panels):
         tab.set_title(i, title)
     tab.selected_index = selected
-    head = widgets.HTML('<div class="rl-title">ruleslawyer: rules lookup, tables and cited exchanges for '
-                        'Mastery, Mythras and Against the Darkmaster</div>')
-    box = widgets.VBox([style_widget(), head, tab])
+    head = widgets.HTML(f'<div class="rl-title">{esc(TITLE)}</div>')
+    box = AppBox([style_widget(), head, tab])
     box.add_class("rl-app")
     box.panels = dict(panels)  # title -> panel, for scripting the app from a notebook
     return box

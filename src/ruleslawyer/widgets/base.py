@@ -51,6 +51,11 @@ __all__ = [
     "DiceControls",
     "int_box",
     "TraceView",
+    "result_html",
+    "default_summary",
+    "explain_html",
+    "add_tooltips",
+    "ruleset_options",
 ]
 
 
@@ -174,40 +179,67 @@ def new_seed() -> int:
 
 
 class RulingsBar:
-    """One dropdown per ruling a panel's traces have used; a change reruns the panel.
+    """The rulings a panel's last result used, behind one compact ``rulings (n)`` switch.
+
+    ``toggle`` (a ToggleButton labelled ``rulings (n)``) opens ``box``, which holds one dropdown per
+    ruling the last trace used (plus any ruling the user has changed, so it can be changed back).
+    The list is replaced on every run, never appended to, so it does not grow across runs. Choosing
+    another answer reruns the panel with ``rulings={id: answer}``.
 
     Attributes:
-        box: the container widget (empty until a trace uses a ruling).
+        toggle: the ``rulings (n)`` switch (hidden while no ruling is in play).
+        box: the container of the dropdowns (shown while ``toggle`` is on).
         overrides: ruling id -> the answer chosen in the bar (only rulings the user changed).
+        shown: ids of the rulings in play, in the order the trace used them.
     """
 
     def __init__(self, on_change: Callable[[], None]) -> None:
         self._on_change = on_change
         self._dropdowns: dict[str, widgets.Dropdown] = {}
+        self._rows: dict[str, widgets.HBox] = {}
         self._quiet = False
         self.overrides: dict[str, str] = {}
+        self.shown: tuple[str, ...] = ()
+        self.toggle = widgets.ToggleButton(value=False, description="rulings (0)", icon="balance-scale",
+                                           tooltip="The kit's named rulings this result used (where the book is "
+                                                   "silent): open to see them and choose other answers",
+                                           layout=widgets.Layout(width="auto", display="none"))
+        self.toggle.add_class("rl-rulings-toggle")
         self.box = widgets.VBox([], layout=widgets.Layout(display="none"))
         self.box.add_class("rl-rulings")
+        self.toggle.observe(lambda _c: self._sync(), names="value")
 
     @property
     def dropdowns(self) -> Mapping[str, widgets.Dropdown]:
-        """Ruling id -> its dropdown, in the order the rulings were first used."""
+        """Ruling id -> its dropdown (every ruling seen so far, shown or not)."""
         return dict(self._dropdowns)
 
     def show(self, uses: Iterable[RulingUse]) -> None:
-        """Add a dropdown for each new ruling in ``uses`` and set every dropdown to the answer used."""
+        """Show exactly the rulings in ``uses`` (and the ones the user changed), each set to the answer used."""
         self._quiet = True
+        shown: list[str] = []
         try:
             for use in uses:
-                dd = self._dropdowns.get(use.ruling_id)
+                dd = self._dropdowns.get(use.ruling_id) or self._make(use)
                 if dd is None:
-                    dd = self._make(use)
-                    if dd is None:
-                        continue
+                    continue
                 if use.answer in dd.options:
                     dd.value = use.answer
+                if use.ruling_id not in shown:
+                    shown.append(use.ruling_id)
         finally:
             self._quiet = False
+        shown += [rid for rid in self.overrides if rid not in shown and rid in self._rows]
+        self.shown = tuple(shown)
+        for rid, row in self._rows.items():
+            row.layout.display = None if rid in self.shown else "none"
+        self.box.children = tuple(self._rows[rid] for rid in self.shown)
+        self.toggle.description = f"rulings ({len(self.shown)})"
+        self.toggle.layout.display = None if self.shown else "none"
+        self._sync()
+
+    def _sync(self) -> None:
+        self.box.layout.display = None if (self.toggle.value and self.shown) else "none"
 
     def _make(self, use: RulingUse) -> widgets.Dropdown | None:
         try:
@@ -224,8 +256,7 @@ class RulingsBar:
             f'<span class="rl-ruling-q">{esc(ruling.question)}</span> '
             f'<span class="rl-ruling-prov">({esc(ruling.provenance)}; default {esc(ruling.default)})</span>')
         self._dropdowns[ruling.id] = dd
-        self.box.children = (*self.box.children, widgets.HBox([dd, label]))
-        self.box.layout.display = None
+        self._rows[ruling.id] = widgets.HBox([dd, label], layout=widgets.Layout(flex_flow="row wrap"))
         return dd
 
     def _changed(self, ruling_id: str, answer: str) -> None:
@@ -238,16 +269,66 @@ class RulingsBar:
         self._on_change()
 
 
+def result_html(summary: str) -> str:
+    """The one-line result every panel leads with (escaped): ``Hit: 7 damage to the Chest (9 - 2 armour)``."""
+    return f'<div class="rl-result" role="status">{esc(summary)}</div>'
+
+
+def default_summary(step: Step) -> str:
+    """A result line from the trace's root alone: ``label: value`` (``label`` when it has no value)."""
+    from ruleslawyer.render import format_value
+
+    return step.label if step.value is None else f"{step.label}: {format_value(step.value)}"
+
+
+def explain_html(step: Step, *, rules=None, open_: bool = False) -> str:
+    """The trace folded in a ``<details class="rl-explain">`` whose summary counts its steps and
+    citations; a click opens it (no kernel round trip)."""
+    steps = list(step.walk())
+    n_cites = sum(len(s.cites) for s in steps)
+    label = f"Explanation: {len(steps)} step{'s' if len(steps) != 1 else ''}, {n_cites} citation{'s' if n_cites != 1 else ''}"
+    op = " open" if open_ else ""
+    return (f'<details class="rl-explain"{op}><summary>{esc(label)}</summary>'
+            f'{trace_html(step, rules=rules)}</details>')
+
+
+def ruleset_options(rules=None) -> list[tuple[str, str]]:
+    """``[("All rulesets", ""), (title, id), ...]`` for a ruleset Dropdown: every ruleset in the
+    database of ``rules`` (house rules included)."""
+    from ruleslawyer.rulesdb import rulesets
+
+    seen: dict[str, str] = {}
+    for r in rulesets(rules=resolve_rules(rules)):
+        seen.setdefault(r["ruleset"], r["ruleset_title"])
+    return [("All rulesets", "")] + [(title, rid) for rid, title in seen.items()]
+
+
+def _ruleset_of(css_class: str) -> str | None:
+    """The installed ruleset whose id appears in a panel's css class (``rl-mythras-exchange-panel``)."""
+    from ruleslawyer.registry import ruleset_ids
+
+    words = css_class.split("-")
+    return next((rid for rid in ruleset_ids() if rid in words), None)
+
+
 class PanelFrame:
-    """The shared frame of a panel: title, controls, status line, rulings bar and one HTML output.
+    """The shared frame of a panel: title, controls, status line, the result, the rulings switch.
+
+    The output always leads with one line, the result and its arithmetic (:func:`result_html`),
+    then the panel's own header (banners, tables), then the explanation folded in a ``<details>``
+    (:func:`explain_html`). Under the output sit the ``rulings (n)`` switch (:class:`RulingsBar`)
+    and the Markdown switch, so a long run never pushes the result below the fold.
 
     Args:
         title: shown at the top (escaped).
         controls: the panel's own control widgets, laid out in rows (each a widget or a list of them).
         on_rulings_change: called when a ruling dropdown changes (normally the panel's ``run``).
         css_class: extra class for the outer box (``rl-search-panel`` ...), handy in browser tests.
-        beside: a widget (e.g. a list of hits) to place left of the output.
-        rules: the rules handle whose rules the citations quote (None: the default database).
+        beside: a widget (e.g. a list of hits) to place beside the output (above it on a phone).
+        rules: the rules handle whose rules the citations quote and the tooltips define (None: the
+            default database).
+        ruleset: the ruleset whose glossary gives the fields' tooltips (default: the ruleset id named
+            in ``css_class``, else every ruleset).
 
     Attributes:
         widget: the outer VBox to display.
@@ -255,15 +336,17 @@ class PanelFrame:
         markdown_toggle, markdown: show the last trace as Markdown (a Textarea) to copy into a handout.
         status: a one-line HTML widget for the seed used, hints and the like.
         rulings: the :class:`RulingsBar`.
+        summary: the last result line (plain text; "" when none).
+        error: the exception on show, or None.
     """
 
     def __init__(self, title: str, controls: Iterable[Any], *, on_rulings_change: Callable[[], None] | None = None,
-                 css_class: str = "", beside: widgets.Widget | None = None, rules=None) -> None:
+                 css_class: str = "", beside: widgets.Widget | None = None, rules=None,
+                 ruleset: str | None = None) -> None:
         self.rules = rules  # the rules handle citations are quoted from (None: the default database)
-        rows = []
-        for row in controls:
-            rows.append(widgets.HBox(list(row), layout=widgets.Layout(flex_flow="row wrap"))
-                        if isinstance(row, (list, tuple)) else row)
+        self.title_text, self.css_class = title, css_class
+        rows = [widgets.HBox(list(row), layout=widgets.Layout(flex_flow="row wrap"))
+                if isinstance(row, (list, tuple)) else row for row in controls]
         self.title = widgets.HTML(f'<div class="rl-title">{esc(title)}</div>')
         self.status = widgets.HTML("")
         self.status.add_class("rl-status-line")
@@ -272,34 +355,47 @@ class PanelFrame:
         self.rulings = RulingsBar(on_rulings_change or (lambda: None))
         body: widgets.Widget = self.output
         if beside is not None:
-            beside.layout.width = "42%"
-            self.output.layout.width = "58%"
-            body = widgets.HBox([beside, self.output])
+            beside.add_class("rl-beside")
+            body = widgets.HBox([beside, self.output], layout=widgets.Layout(flex_flow="row wrap"))
+            body.add_class("rl-split")
         self.markdown_toggle = widgets.ToggleButton(value=False, description="Markdown", icon="file-text",
                                                     tooltip="The trace as Markdown, to copy into a handout",
-                                                    layout=widgets.Layout(width="120px", display="none"))
+                                                    layout=widgets.Layout(width="auto", display="none"))
         self.markdown_toggle.add_class("rl-markdown-toggle")
         self.markdown = widgets.Textarea(layout=widgets.Layout(width="98%", height="260px", display="none"))
         self.markdown.add_class("rl-markdown")
         self.markdown_toggle.observe(lambda _c: self._sync_markdown(), names="value")
         self._last_step: Step | None = None
-        self.widget = widgets.VBox([style_widget(), self.title, *rows, self.status, self.rulings.box, body,
-                                    self.markdown_toggle, self.markdown])
+        self._good_output = ""
+        self.summary = ""
+        self.error: BaseException | None = None
+        tools = widgets.HBox([self.rulings.toggle, self.markdown_toggle], layout=widgets.Layout(flex_flow="row wrap"))
+        tools.add_class("rl-tools")
+        self.widget = widgets.VBox([style_widget(), self.title, *rows, self.status, body, tools, self.rulings.box,
+                                    self.markdown])
         self.widget.add_class("rl-panel")
         if css_class:
             self.widget.add_class(css_class)
+        add_tooltips(rows, rules=rules, ruleset=ruleset or _ruleset_of(css_class))
 
-    def show(self, fragment: str, *, status: str | None = None) -> None:
-        """Replace the output with an HTML fragment the caller built from escaped text."""
-        self.output.value = f'<div class="rl-body">{fragment}</div>'
+    def show(self, fragment: str, *, status: str | None = None, summary: str | None = None) -> None:
+        """Replace the output with an HTML fragment the caller built from escaped text, led by the
+        result line ``summary`` (plain text, escaped here) when one is given."""
+        self.summary = summary or ""
+        lead = result_html(summary) if summary else ""
+        self.output.value = self._good_output = f'<div class="rl-body">{lead}{fragment}</div>'
+        self.error = None
         if status is not None:
             self.status.value = status
 
-    def show_trace(self, step: Step, *, header: str = "", footer: str = "", status: str | None = None) -> None:
-        """Render ``step`` with :func:`trace_html` between an optional header and footer (HTML built
-        from escaped text), and update the rulings bar with the rulings the trace used."""
+    def show_trace(self, step: Step, *, header: str = "", footer: str = "", status: str | None = None,
+                   summary: str | None = None, explain_open: bool = False) -> None:
+        """Show a result: the one-line ``summary`` (default: :func:`default_summary` of ``step``), the
+        header (HTML built from escaped text), the trace folded (:func:`explain_html`) and the footer;
+        the rulings switch then lists exactly the rulings this trace used."""
         self.rulings.show(step.ruling_uses())
-        self.show(header + trace_html(step, rules=self.rules) + footer, status=status)
+        self.show(header + explain_html(step, rules=self.rules, open_=explain_open) + footer, status=status,
+                  summary=summary or default_summary(step))
         self._last_step = step
         self.markdown_toggle.layout.display = None
         self._sync_markdown()
@@ -313,19 +409,66 @@ class PanelFrame:
             self.markdown.value = to_markdown(self._last_step, resolve=lambda i: resolve_rule(i, self.rules))
 
     def show_error(self, exc: BaseException) -> None:
-        """Show ``exc`` as a message (see :func:`error_html`)."""
+        """Show ``exc`` as a message (see :func:`error_html`) in place of the result."""
         self.output.value = error_html(exc)
+        self.error = exc
+        self.summary = ""
         self._last_step = None
         self.markdown_toggle.value = False
         self.markdown_toggle.layout.display = "none"
 
     def guard(self, fn: Callable[[], Any]) -> Any:
-        """Call ``fn``; on any exception show it as a message and return None instead of raising."""
+        """Call ``fn``; on any exception show it as a message and return None instead of raising.
+
+        An error on show is cleared first (the last good output comes back), so a good run never
+        leaves an old error standing even when it writes no output of its own.
+        """
+        if self.error is not None:
+            self.output.value, self.error = self._good_output, None
         try:
             return fn()
         except Exception as exc:  # noqa: BLE001 - a panel shows every error as a message
             self.show_error(exc)
             return None
+
+    def static_html(self) -> str:
+        """The panel's current state as static HTML (title, status line and output; no controls),
+        for a notebook opened without a kernel or exported to HTML."""
+        cls = f"rl-panel rl-static {esc(self.css_class)}".strip()
+        return (f"<style>{css()}</style><div class=\"{cls}\"><div class=\"rl-title\">{esc(self.title_text)}</div>"
+                f'<div class="rl-status-line">{self.status.value}</div>{self.output.value}</div>')
+
+    def text(self) -> str:
+        """The panel's current state as one plain line (its title and result line, or its error)."""
+        if self.error is not None:
+            return f"{self.title_text}: error: {self.error}"
+        return f"{self.title_text}: {self.summary}" if self.summary else self.title_text
+
+    def mimebundle(self, **kwargs) -> dict:
+        """The panel's display data: the live widget view, plus a static ``text/html`` rendering of its
+        current state (:meth:`static_html`) and a plain-text line (:meth:`text`) that show where there
+        is no kernel (GitHub, nbviewer, ``jupyter nbconvert``)."""
+        data = dict(self.widget._repr_mimebundle_(**kwargs) or {})
+        data["text/html"] = self.static_html()
+        data["text/plain"] = self.text()
+        return data
+
+
+def add_tooltips(rows: Iterable[Any], *, rules=None, ruleset: str | None = None) -> None:
+    """Give every control in ``rows`` (widgets, boxes of widgets) without a tooltip one: the glossary's
+    definition of its label with the citation (see :func:`ruleslawyer.widgets.glossary.field_tooltip`)."""
+    from .glossary import field_tooltip
+
+    stack = list(rows)
+    while stack:
+        w = stack.pop()
+        if isinstance(w, widgets.Box):
+            stack.extend(w.children)
+            continue
+        label = getattr(w, "description", "")
+        if label and hasattr(w, "tooltip") and not w.tooltip and not isinstance(w, widgets.Button):
+            w.tooltip = field_tooltip(label, rules=rules, ruleset=ruleset,
+                                      hint=getattr(w, "placeholder", "") or "")
 
 
 _SLOT = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*[:=]\s*(.*?)\s*$")
@@ -368,37 +511,65 @@ SCRIPTED = "Scripted dice"
 
 
 class DiceControls:
-    """Seed (shown and settable) and scripted dice for a panel.
+    """Seed (shown and settable), scripted dice, and the Replay button for a panel.
 
-    In ``SCRIPTED`` mode the script's slots take the faces typed (``attack: 4 4 1; defense: 2``) and any
-    other slot rolls from the seed. :meth:`kwargs` gives ``{"seed": ..., "script": ...}`` for an engine
-    call; the ``New seed`` button draws a fresh seed and calls ``on_new_seed``.
+    Rolls that roll: the panel's Roll button calls :meth:`roll`, which draws a fresh seed into the
+    seed box (seeded mode) and runs, so every press is a new roll and its seed is on show. ``Replay``
+    (``replay_button``) runs again with the seed shown, e.g. one typed in from a note, to repeat a
+    roll exactly. In ``SCRIPTED`` mode the script's slots take the faces typed
+    (``attack: 4 4 1; defense: 2``) and any other slot rolls from the seed, which Roll then keeps, so
+    a worked example gives the same result on every press. :meth:`kwargs` gives
+    ``{"seed": ..., "script": ...}`` for an engine call.
+
+    Args:
+        seed: the first seed shown (used by a plain ``run()`` and by Replay).
+        script: scripted dice (non-empty: start in ``SCRIPTED`` mode).
+        slots_hint: the script box's placeholder.
+        on_run: the panel's ``run`` (called by Roll and Replay); ``on_new_seed`` is the older name.
     """
 
     def __init__(self, seed: int = 7, script: str = "", slots_hint: str = "attack: 4 4 1; defense: 2",
-                 on_new_seed: Callable[[], None] | None = None) -> None:
+                 on_run: Callable[[], None] | None = None, on_new_seed: Callable[[], None] | None = None) -> None:
         self.mode = widgets.ToggleButtons(options=[SEEDED, SCRIPTED], value=SCRIPTED if script else SEEDED,
-                                          style={"button_width": "110px"}, layout=widgets.Layout(width="250px"))
-        self.seed = widgets.IntText(value=seed, description="Seed", layout=widgets.Layout(width="180px"))
+                                          tooltips=["Roll draws a fresh seed each time (Replay repeats it)",
+                                                    "Dice typed in the script (worked examples); other dice "
+                                                    "from the seed"],
+                                          style={"button_width": "110px"}, layout=widgets.Layout(width="auto"))
+        self.seed = widgets.IntText(value=seed, description="Seed", layout=widgets.Layout(width="180px"),
+                                    tooltip="The seed of the dice: Roll draws a new one; type one and press "
+                                            "Replay to repeat a roll")
         self.seed.add_class("rl-seed")
         self.script = widgets.Text(value=script, placeholder=slots_hint, description="Script",
-                                   layout=widgets.Layout(width="420px"))
+                                   layout=widgets.Layout(width="420px"),
+                                   tooltip=f"Scripted dice, slot: faces; slot: faces (e.g. {slots_hint})")
         self.script.add_class("rl-script")
-        self.new_seed_button = widgets.Button(description="New seed", layout=widgets.Layout(width="100px"))
-        self._on_new_seed = on_new_seed
-        self.new_seed_button.on_click(lambda _b: self._new())
+        self.replay_button = widgets.Button(description="Replay", icon="repeat", layout=widgets.Layout(width="auto"),
+                                            tooltip="Roll again with the seed shown (the same dice)")
+        self.replay_button.add_class("rl-replay")
+        self._on_run = on_run or on_new_seed
+        self.replay_button.on_click(lambda _b: self.replay())
         self.mode.observe(lambda _c: self._sync(), names="value")
         self._sync()
-        self.row = widgets.HBox([self.mode, self.seed, self.new_seed_button, self.script],
+        self.row = widgets.HBox([self.mode, self.seed, self.replay_button, self.script],
                                 layout=widgets.Layout(flex_flow="row wrap"))
 
     def _sync(self) -> None:
         self.script.disabled = self.mode.value != SCRIPTED
 
-    def _new(self) -> None:
-        self.seed.value = new_seed()
-        if self._on_new_seed is not None:
-            self._on_new_seed()
+    def fresh(self) -> None:
+        """Draw a fresh seed into the seed box (seeded mode only: a scripted example keeps its seed)."""
+        if self.mode.value == SEEDED:
+            self.seed.value = new_seed()
+
+    def roll(self) -> None:
+        """A new roll: :meth:`fresh`, then the panel's run."""
+        self.fresh()
+        self.replay()
+
+    def replay(self) -> None:
+        """Run again with the seed shown."""
+        if self._on_run is not None:
+            self._on_run()
 
     def kwargs(self) -> dict[str, Any]:
         """``{"seed": int, "script": dict | None}`` for the engine call."""
@@ -410,7 +581,7 @@ class DiceControls:
         seed = f'seed <b class="rl-seed-used">{esc(self.seed.value)}</b>'
         if self.mode.value == SCRIPTED and self.script.value.strip():
             return f'scripted dice <code class="rl-script-used">{esc(self.script.value.strip())}</code>; other dice from {seed}'
-        return f"dice from {seed}"
+        return f"dice from {seed} (Replay repeats them)"
 
 
 class TraceView:

@@ -28,7 +28,8 @@ class MasteryExchangePanel:
     * situation: ``defend``, ``range``, ``flanking``, ``elevation``, ``cover`` (extra Aiming DC),
       ``allies`` (the attacker's allies adjacent to the target), ``setting`` (trauma setting);
     * ``dice``: a :class:`~ruleslawyer.widgets.base.DiceControls` (seed, or scripted slots ``attack``,
-      ``defense``, ``aim``, ``endurance``, ``trauma``, ``finger``); ``button`` resolves.
+      ``defense``, ``aim``, ``endurance``, ``trauma``, ``finger``); ``button`` resolves with a fresh
+      seed (seeded mode; shown, so ``dice.replay_button`` repeats it).
 
     Rulings used by the trace get dropdowns; changing one reruns with ``rulings={id: answer}``.
     ``rules``: the rules database (a :class:`~ruleslawyer.rulesdb.handle.Rules` handle or a path; default
@@ -86,11 +87,12 @@ class MasteryExchangePanel:
             [self.d_endurance, self.d_defense_tier, self.d_shield, self.d_wielding],
             [self.defend, self.range, self.flanking, self.elevation, self.cover, self.allies,
              self.setting],
-            self.dice.row, [self.button]], on_rulings_change=self.run, css_class="rl-mastery-exchange-panel")
+            self.dice.row, [self.button]], on_rulings_change=self.run, css_class="rl-mastery-exchange-panel",
+            rules=self.rules)
         self.output = self.frame.output
         self.widget = self.frame.widget
         self.result = None
-        self.button.on_click(lambda _b: self.run())
+        self.button.on_click(lambda _b: self.dice.roll())
 
     def load(self, *, attacker: dict | None = None, defender: dict | None = None, situation: dict | None = None,
              script: str | None = None, seed: int | None = None) -> None:
@@ -155,7 +157,12 @@ class MasteryExchangePanel:
                 f'<b>{esc(r.trace.label)}</b>'
                 f' ({esc("; ".join(totals))}). {esc(r.defender.name)}: health {r.defender.health}, '
                 f'{esc(r.defender.state.value)}.</div>')
-        self.frame.show_trace(r.trace, header=head, status=self.dice.describe())
+        summary = (f"Hit: {r.to_durability + r.to_health} damage ({'; '.join(totals[:-1] or ['no roll'])}"
+                   + (f", {r.absorbed} absorbed by armour" if r.absorbed else "")
+                   + f"): {r.to_durability} to durability, {r.to_health} to health. {r.defender.name}: health "
+                     f"{r.defender.health}, {r.defender.state.value}." if r.outcome == "hit"
+                   else f"{r.trace.label} ({'; '.join(totals)})")
+        self.frame.show_trace(r.trace, header=head, status=self.dice.describe(), summary=summary)
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        return self.frame.mimebundle(**kwargs)

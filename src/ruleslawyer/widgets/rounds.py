@@ -101,12 +101,12 @@ class MasteryRoundPanel:
             [self.unaware, self.agility, self.perception, self.roster.add_button, self.roster.remove_button,
              self.roster.clear_button],
             self.roster.view, [self.round_number, self.startle_dc, self.ambush_dc], self.dice.row, [self.button]],
-            on_rulings_change=self.run, css_class="rl-mastery-round-panel")
+            on_rulings_change=self.run, css_class="rl-mastery-round-panel", rules=self.rules)
         self.output = self.frame.output
         self.widget = self.frame.widget
         self.combatants: list = list(combatants or [])
         self.result = None
-        self.button.on_click(lambda _b: self.run())
+        self.button.on_click(lambda _b: self.dice.roll())  # a fresh seed for the side roll (shown; Replay repeats)
         self._show_roster()
 
     def add(self) -> None:
@@ -190,10 +190,12 @@ class MasteryRoundPanel:
                  f'<th>Notes</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
         head = (f'<div class="rl-outcome" data-first="{esc(r.first)}" data-side-roll="{r.side_roll}">'
                 f'Side roll 1d6: <b>{r.side_roll}</b> → <b>{esc(r.first)}</b> act first in each phase.</div>')
-        self.frame.show_trace(r.trace, header=head + table, status=self.dice.describe())
+        order = ", ".join(name for slot in r.order for name in slot.get("combatants", ())) or "nobody acts"
+        self.frame.show_trace(r.trace, header=head + table, status=self.dice.describe(),
+                              summary=f"Side roll {r.side_roll}: {r.first} act first in each phase. Order: {order}")
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        return self.frame.mimebundle(**kwargs)
 
 
 def _mastery_note(info: dict[str, Any]) -> str:
@@ -263,7 +265,7 @@ class DarkmasterRoundPanel:
             [self.positional, self.dashing, self.instant, self.roster_controls.add_button,
              self.roster_controls.remove_button, self.roster_controls.clear_button],
             self.roster_controls.view, [self.button]],
-            on_rulings_change=self.run, css_class="rl-darkmaster-round-panel")
+            on_rulings_change=self.run, css_class="rl-darkmaster-round-panel", rules=self.rules)
         self.output = self.frame.output
         self.widget = self.frame.widget
         self.roster: list[dict] = [dict(c, actions=list(c.get("actions", []))) for c in (roster or [])]
@@ -359,10 +361,12 @@ class DarkmasterRoundPanel:
                           for f in r.refusals)
         head = (f'<div class="rl-outcome" data-refusals="{len(r.refusals)}">Declaration order: '
                 f'{esc(", ".join(r.declaration_order))}</div>')
-        self.frame.show_trace(r.trace, header=head + refused + table + notes)
+        order = ", ".join(f"{p.combatant} ({p.action})" for ph in r.phases for p in ph.placements) or "nobody acts"
+        refusals = f"; {len(r.refusals)} declaration{'s' if len(r.refusals) != 1 else ''} refused" if r.refusals else ""
+        self.frame.show_trace(r.trace, header=head + refused + table + notes, summary=f"Order: {order}{refusals}")
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        return self.frame.mimebundle(**kwargs)
 
 
 def _action_note(a: dict[str, Any]) -> str:

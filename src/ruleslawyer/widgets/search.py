@@ -7,7 +7,9 @@ import re
 
 import ipywidgets as widgets
 
-from .base import PanelFrame, esc
+from ruleslawyer.rulesdb.handle import resolve_rules
+
+from .base import PanelFrame, esc, ruleset_options
 from .cite import context_html
 
 __all__ = ["SearchPanel", "MAX_HITS", "MAX_SUGGESTIONS"]
@@ -15,15 +17,6 @@ __all__ = ["SearchPanel", "MAX_HITS", "MAX_SUGGESTIONS"]
 MAX_HITS = 10
 MAX_SUGGESTIONS = 6
 _LAST_WORD = re.compile(r"[\w'*-]*$", re.UNICODE)
-
-
-def _ruleset_options() -> list[tuple[str, str]]:
-    from ruleslawyer.rulesdb import rulesets
-
-    seen: dict[str, str] = {}
-    for r in rulesets():
-        seen.setdefault(r["ruleset"], r["ruleset_title"])
-    return [("All rulesets", "")] + [(title, rid) for rid, title in seen.items()]
 
 
 class SearchPanel:
@@ -36,17 +29,23 @@ class SearchPanel:
     citation id sit under it). ``run()`` calls :func:`ruleslawyer.rulesdb.search`; clicking a hit calls
     :meth:`show` which renders :func:`~ruleslawyer.widgets.cite.context_html` into ``output``.
 
+    Args:
+        query: initial query (searched at once).
+        ruleset: initial ruleset filter (``""``: every ruleset).
+        rules: the rules handle searched and quoted (None: the default database).
+
     Attributes:
         results: the last :class:`ruleslawyer.rulesdb.SearchResults` (None before the first run).
         shown: citation id of the rule shown in ``output`` (None if none).
     """
 
-    def __init__(self, query: str = "", ruleset: str = "") -> None:
+    def __init__(self, query: str = "", ruleset: str = "", *, rules=None) -> None:
+        self.rules = resolve_rules(rules)
         self.query = widgets.Text(value=query, placeholder="parry, \"fighting on\", trauma, knock-back …",
                                   description="Search", continuous_update=True,
-                                  layout=widgets.Layout(width="60%"))
+                                  layout=widgets.Layout(width="420px"))
         self.query.add_class("rl-query")
-        options = _ruleset_options()
+        options = ruleset_options(self.rules)
         self.ruleset = widgets.Dropdown(options=options, value=ruleset if ruleset in dict(map(reversed, options))
                                         else "", description="Ruleset", layout=widgets.Layout(width="260px"))
         self.suggestion_buttons = [widgets.Button(layout=widgets.Layout(display="none", width="auto"))
@@ -68,7 +67,7 @@ class SearchPanel:
         hits.add_class("rl-hits")
         self.frame = PanelFrame("Search the rules", [[self.query, self.ruleset],
                                                      widgets.HBox(self.suggestion_buttons)],
-                                css_class="rl-search-panel", beside=hits)
+                                css_class="rl-search-panel", beside=hits, rules=self.rules)
         self.output = self.frame.output
         self.status = self.frame.status
         self.widget = self.frame.widget
@@ -90,7 +89,7 @@ class SearchPanel:
         q = self.query.value
         self.results = None
         try:
-            results = search(q, ruleset=self.ruleset.value or None, limit=MAX_HITS)
+            results = search(q, ruleset=self.ruleset.value or None, limit=MAX_HITS, rules=self.rules)
         except Exception:
             self._set_hits(())
             self._set_suggestions([])
@@ -100,7 +99,7 @@ class SearchPanel:
         if results.hits:
             n = len(results.hits)
             self.status.value = f'{n} hit{"s" if n != 1 else ""} for <b>{esc(q.strip()[:80])}</b>, best first'
-            words = complete(q) if q and not q[-1:].isspace() else []
+            words = complete(q, rules=self.rules) if q and not q[-1:].isspace() else []
             head = q[: len(q) - len(_LAST_WORD.search(q).group(0))]
             self._set_suggestions([(w, head + w) for w in words if w != _LAST_WORD.search(q).group(0).lower()])
         else:
@@ -111,11 +110,17 @@ class SearchPanel:
     def show(self, rule_id: str) -> None:
         """Show the rule with this citation id in context (its neighbours and its citation)."""
         def go() -> None:
-            self.frame.show(context_html(rule_id))
+            self.frame.show(context_html(rule_id, rules=self.rules), summary=self._shown_summary(rule_id))
             self.shown = rule_id
         self.frame.guard(go)
 
     # ------------------------------------------------------------------ helpers
+
+    def _shown_summary(self, rule_id: str) -> str:
+        from .base import resolve_rule
+
+        rule = resolve_rule(rule_id, self.rules)
+        return f"{rule.breadcrumb} [{rule_id}]" if rule is not None else rule_id
 
     def _set_hits(self, hits) -> None:
         for i, box in enumerate(self._hit_boxes):
@@ -148,4 +153,4 @@ class SearchPanel:
             self.show(self.results.hits[i].id)
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        return self.frame.mimebundle(**kwargs)

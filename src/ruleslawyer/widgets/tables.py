@@ -1,13 +1,16 @@
-"""The table panel: pick any table of the rules; roll on a rollable one with a shown, settable seed, or
-enter the die result rolled at the table; the row is shown with its citation."""
+"""The table panel: pick any table of the rules; roll on a rollable one (each Roll a fresh, shown
+seed; Replay repeats the seed shown), or enter the die result rolled at the table; the row is shown
+with its citation."""
 
 from __future__ import annotations
 
 import ipywidgets as widgets
 
+from ruleslawyer.rulesdb.handle import resolve_rules
+
 from .base import PanelFrame, cite_html, esc, new_seed
 
-__all__ = ["TablePanel", "table_html", "ROLL", "ENTER"]
+__all__ = ["TablePanel", "table_html", "row_summary", "ROLL", "ENTER"]
 
 ROLL = "Roll with seed"
 ENTER = "Enter die result"
@@ -26,17 +29,29 @@ def table_html(table, highlight: int | None = None) -> str:
         cls = ' class="rl-hit-row"' if row.index == highlight else ""
         cells = "".join(f"<td>{esc(c)}</td>" for c in row.cells)
         rows.append(f'<tr{cls} data-rule-id="{esc(row.unit_id)}">{cells}<td class="rl-id">{esc(row.unit_id)}</td></tr>')
-    return f'<table class="rl-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    return (f'<div class="rl-scroll"><table class="rl-table"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
 
 
-def _row_html(result) -> str:
+def _span(result) -> str:
+    return f"{result.row.low}" if result.row.low == result.row.high else f"{result.row.low}–{result.row.high}"
+
+
+def row_summary(result) -> str:
+    """The result line of a roll: ``d100 42 → row 42–43: Skull Fracture. …`` (the row's cells after
+    its range, joined with ``; ``)."""
+    cells = [str(v) for v in list(result.cells.values())[1:] if str(v).strip()]
+    return f"{result.dice} {result.roll} → row {_span(result)}" + (f": {'; '.join(cells)}" if cells else "")
+
+
+def _row_html(result, rules) -> str:
     """The row rolled: each column with its cell, then the row's click-to-open citation."""
     cells = "".join(f"<tr><th>{esc(c)}</th><td>{esc(v)}</td></tr>" for c, v in result.cells.items())
-    span = f"{result.row.low}" if result.row.low == result.row.high else f"{result.row.low}–{result.row.high}"
+    span = _span(result)
     return (f'<div class="rl-outcome" data-roll="{result.roll}" data-row="{result.row.index}">'
             f'<b>{esc(result.dice)}: {result.roll}</b> → row {esc(span)}'
             f'<table class="rl-table rl-row">{cells}</table>'
-            f'{cite_html(result.row.unit_id, note=f"row {span} of {result.table_id}", open_=True)}</div>')
+            f'{cite_html(result.row.unit_id, note=f"row {span} of {result.table_id}", open_=True, rules=rules)}</div>')
 
 
 class TablePanel:
@@ -44,44 +59,52 @@ class TablePanel:
 
     Controls: ``table`` (Dropdown of every table; rollable ones show their die), ``mode``
     (``ROLL`` or ``ENTER``), ``seed`` (IntText, shown and settable), ``die_result`` (the face rolled at
-    the table, for ``ENTER``), ``button`` (Roll / Look up) and ``new_seed_button`` (draws a fresh seed and
-    rolls). ``run()`` calls :func:`ruleslawyer.rulesdb.roll` for a rollable table and renders the row,
-    its citation, the trace and the whole table with the row highlighted; a table without a die is
-    shown whole with a citation per row.
+    the table, for ``ENTER``), ``button`` (Roll: draws a fresh seed into ``seed`` and rolls; in
+    ``ENTER`` mode, Look up) and ``replay_button`` (rolls again with the seed shown). ``run()`` rolls
+    with the seed shown, calling :func:`ruleslawyer.rulesdb.roll` for a rollable table, and renders
+    the result line (:func:`row_summary`), the row with its citation, the trace (folded) and the
+    whole table with the row highlighted; a table without a die is shown whole with a citation per row.
 
     Args:
         table_id: initial table (default: the Mastery Trauma table when present).
-        seed: initial seed (default 7).
+        seed: initial seed (default 7), used by ``run()`` and Replay until Roll draws another.
+        rules: the rules handle whose tables are listed and rolled (None: the default database).
 
     Attributes:
         result: the last :class:`ruleslawyer.tables.TableRoll` (None if none).
     """
 
-    def __init__(self, table_id: str = "mastery/combat/tables/trauma", seed: int = 7) -> None:
+    def __init__(self, table_id: str = "mastery/combat/tables/trauma", seed: int = 7, *, rules=None) -> None:
         from ruleslawyer.rulesdb import list_tables
 
-        infos = list_tables()
+        self.rules = resolve_rules(rules)
+        infos = list_tables(rules=self.rules)
         options = [(f"{t.title} — roll {t.dice} ({t.id})" if t.dice else f"{t.title} ({t.id})", t.id) for t in infos]
         ids = [t.id for t in infos]
         self._dice = {t.id: t.dice for t in infos}
         self.table = widgets.Dropdown(options=options, value=table_id if table_id in ids else (ids[0] if ids else None),
-                                      description="Table", layout=widgets.Layout(width="70%"))
-        self.mode = widgets.ToggleButtons(options=[ROLL, ENTER], value=ROLL)
-        self.seed = widgets.IntText(value=seed, description="Seed", layout=widgets.Layout(width="200px"))
+                                      description="Table", layout=widgets.Layout(width="98%"))
+        self.mode = widgets.ToggleButtons(options=[ROLL, ENTER], value=ROLL, style={"button_width": "130px"})
+        self.seed = widgets.IntText(value=seed, description="Seed", layout=widgets.Layout(width="180px"),
+                                    tooltip="The seed of the roll: Roll draws a new one; Replay repeats it")
         self.seed.add_class("rl-seed")
-        self.die_result = widgets.IntText(value=1, description="Die result", layout=widgets.Layout(width="200px"))
+        self.die_result = widgets.IntText(value=1, description="Die result", layout=widgets.Layout(width="180px"),
+                                          tooltip="The face rolled at the table, looked up on the table")
         self.die_result.add_class("rl-die-result")
-        self.button = widgets.Button(description="Roll", button_style="primary", icon="dice")
+        self.button = widgets.Button(description="Roll", button_style="primary", icon="dice",
+                                     tooltip="Roll with a fresh seed (shown in the seed box)")
         self.button.add_class("rl-roll")
-        self.new_seed_button = widgets.Button(description="New seed + roll", tooltip="Draw a fresh seed and roll")
+        self.replay_button = widgets.Button(description="Replay", icon="repeat",
+                                            tooltip="Roll again with the seed shown (the same roll)")
+        self.replay_button.add_class("rl-replay")
         self.frame = PanelFrame("Roll on a table", [[self.table], [self.mode],
-                                                    [self.seed, self.die_result, self.button, self.new_seed_button]],
-                                css_class="rl-table-panel")
+                                                    [self.seed, self.die_result, self.button, self.replay_button]],
+                                css_class="rl-table-panel", rules=self.rules)
         self.output = self.frame.output
         self.widget = self.frame.widget
         self.result = None
-        self.button.on_click(lambda _b: self.run())
-        self.new_seed_button.on_click(lambda _b: self.reroll())
+        self.button.on_click(lambda _b: self.roll())
+        self.replay_button.on_click(lambda _b: self.run())
         self.mode.observe(lambda _c: self._sync(), names="value")
         self.table.observe(lambda _c: self._sync(), names="value")
         self._sync()
@@ -91,41 +114,47 @@ class TablePanel:
         self.mode.disabled = not rollable
         enter = self.mode.value == ENTER
         self.seed.disabled = not rollable or enter
-        self.new_seed_button.disabled = not rollable or enter
+        self.replay_button.disabled = not rollable or enter
         self.die_result.disabled = not rollable or not enter
         self.button.description = ("Look up" if enter else "Roll") if rollable else "Show table"
 
-    def reroll(self) -> None:
-        """Draw a fresh seed into the seed box and roll with it."""
-        self.mode.value = ROLL
-        self.seed.value = new_seed()
+    def roll(self) -> None:
+        """The Roll button: a fresh seed into the seed box, then :meth:`run` (in ``ENTER`` mode, or for a
+        table without a die, just :meth:`run`)."""
+        if self._dice.get(self.table.value) and self.mode.value == ROLL:
+            self.seed.value = new_seed()
         self.run()
 
+    def reroll(self) -> None:
+        """Switch to ``ROLL`` mode and roll with a fresh seed."""
+        self.mode.value = ROLL
+        self.roll()
+
     def run(self) -> None:
-        """Roll (seeded), look up the entered result, or show a table without a die."""
+        """Roll with the seed shown, look up the entered result, or show a table without a die."""
         self.frame.guard(self._run)
 
     def _run(self) -> None:
-        from ruleslawyer.rulesdb import load_table, roll
-
         tid = self.table.value
         self.result = None
+        t = self.rules.table(tid)
         if not self._dice.get(tid):
-            t = load_table(tid)
-            self.frame.show(f'<div class="rl-crumb">{cite_html(t.section)}</div>{table_html(t)}',
-                            status=f"{esc(t.title)}: {len(t.rows)} rows; no die, so nothing to roll")
+            self.frame.show(f'<div class="rl-crumb">{cite_html(t.section, rules=self.rules)}</div>{table_html(t)}',
+                            status=f"{esc(t.title)}: {len(t.rows)} rows; no die, so nothing to roll",
+                            summary=f"{t.title}: {len(t.rows)} rows, each with its citation")
             return
         if self.mode.value == ENTER:
-            result = roll(tid, roll=self.die_result.value)
+            result = self.rules.roll(tid, roll=self.die_result.value)
             status = f"{esc(result.dice)} result entered: {result.roll}"
         else:
-            result = roll(tid, seed=self.seed.value)
-            status = f"rolled {esc(result.dice)} with seed <b class=\"rl-seed-used\">{result.seed}</b>"
+            result = self.rules.roll(tid, seed=self.seed.value)
+            status = (f'rolled {esc(result.dice)} with seed <b class="rl-seed-used">{result.seed}</b> '
+                      f'(Replay repeats it)')
         self.result = result
-        t = load_table(tid)
         whole = (f'<details class="rl-whole-table"><summary>Whole table ({len(t.rows)} rows)</summary>'
                  f'{table_html(t, highlight=result.row.index)}</details>')
-        self.frame.show_trace(result.trace, header=_row_html(result), footer=whole, status=status)
+        self.frame.show_trace(result.trace, header=_row_html(result, self.rules), footer=whole, status=status,
+                              summary=row_summary(result))
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        return self.frame.mimebundle(**kwargs)

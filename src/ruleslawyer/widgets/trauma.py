@@ -7,7 +7,7 @@ import ipywidgets as widgets
 
 from ruleslawyer.rulesdb.handle import RulesLike, resolve_rules
 
-from .base import PanelFrame, esc, new_seed, trace_html
+from .base import PanelFrame, esc, explain_html, new_seed
 
 __all__ = ["TraumaPanel", "sheet_html", "ROLL", "ENTER"]
 
@@ -35,8 +35,9 @@ class TraumaPanel:
     Controls: ``setting`` (Realistic / Brutal / Deadly) with ``event`` and ``check_button`` (does a
     Trauma follow this event under this setting? :func:`~ruleslawyer.rulesets.mastery.trauma.trauma_follows`),
     ``mode`` (``ROLL`` / ``ENTER``), ``seed``, ``d100`` and ``finger`` (the 1d10 sub-roll for "Lose a
-    finger", used in ``ENTER`` mode), ``button`` (Roll Trauma), ``new_seed_button`` and ``reset_button``
-    (a clean sheet). ``run()`` calls :func:`~ruleslawyer.rulesets.mastery.trauma.roll_trauma` with the
+    finger", used in ``ENTER`` mode), ``button`` (Roll Trauma: a fresh seed each press, shown in
+    ``seed``), ``replay_button`` (the last roll again with the seed shown, in its place on the sheet)
+    and ``reset_button`` (a clean sheet). ``run()`` calls :func:`~ruleslawyer.rulesets.mastery.trauma.roll_trauma` with the
     current sheet and the rulings chosen in the bar, then keeps the updated sheet. ``rules``: the rules
     database (a :class:`~ruleslawyer.rulesdb.handle.Rules` handle or a path; default database) whose
     Trauma table is rolled.
@@ -70,12 +71,14 @@ class TraumaPanel:
         self.finger = widgets.IntText(value=1, description="Finger d10", layout=widgets.Layout(width="180px"))
         self.button = widgets.Button(description="Roll Trauma", button_style="danger")
         self.button.add_class("rl-roll")
-        self.new_seed_button = widgets.Button(description="New seed + roll")
+        self.replay_button = widgets.Button(description="Replay", icon="repeat",
+                                            tooltip="The last roll again with the seed shown, in its place on the sheet")
+        self.replay_button.add_class("rl-replay")
         self.reset_button = widgets.Button(description="Clear sheet", tooltip="Start a clean trauma sheet")
         self.frame = PanelFrame("Mastery: Traumas", [
             [self.setting, self.event, self.check_button], [self.mode],
-            [self.seed, self.d100, self.finger, self.button, self.new_seed_button, self.reset_button]],
-            on_rulings_change=self.rerun_with_rulings, css_class="rl-trauma-panel")
+            [self.seed, self.d100, self.finger, self.button, self.replay_button, self.reset_button]],
+            on_rulings_change=self.rerun_with_rulings, css_class="rl-trauma-panel", rules=self.rules)
         self.output = self.frame.output
         self.widget = self.frame.widget
         self.sheet = TraumaSheet()
@@ -83,8 +86,8 @@ class TraumaPanel:
         self.check = None
         self._last_sheet = self.sheet
         self._pending = False  # True while a ruling change re-resolves the last roll
-        self.button.on_click(lambda _b: self.run())
-        self.new_seed_button.on_click(lambda _b: self.reroll())
+        self.button.on_click(lambda _b: self.roll())
+        self.replay_button.on_click(lambda _b: self.rerun_with_rulings())
         self.reset_button.on_click(lambda _b: self.reset())
         self.check_button.on_click(lambda _b: self.run_check())
         self.mode.observe(lambda _c: self._sync(), names="value")
@@ -93,7 +96,7 @@ class TraumaPanel:
     def _sync(self) -> None:
         enter = self.mode.value == ENTER
         self.seed.disabled = enter
-        self.new_seed_button.disabled = enter
+        self.replay_button.disabled = enter
         self.d100.disabled = not enter
         self.finger.disabled = not enter
 
@@ -125,27 +128,36 @@ class TraumaPanel:
                 + (f' <i>({esc(result.tier)}; recovery {esc(result.recovery)})</i>' if result.tier else "")
                 + (f'<div>Finger d10: {result.finger} → <b>{esc(result.finger_lost)}</b></div>' if result.finger else "")
                 + f'<div>Effect: {esc(result.effect)}</div></div>')
-        self.frame.show_trace(result.trace, header=head + sheet_html(self.sheet), status=status)
+        summary = (f"d100 {result.roll} → {result.text}" + (f" ({result.tier}; recovery {result.recovery})" if result.tier
+                                                            else "") + (f"; finger d10 {result.finger}: {result.finger_lost}"
+                                                                        if result.finger else ""))
+        self.frame.show_trace(result.trace, header=head + sheet_html(self.sheet), status=status, summary=summary)
 
     def rerun_with_rulings(self) -> None:
-        """Re-resolve the last roll with the rulings now chosen (the sheet as it was before that roll)."""
+        """Re-resolve the last roll with the rulings now chosen and the seed shown (the sheet as it was
+        before that roll): a ruling change, and the Replay button."""
         self._pending = True
         try:
             self.run()
         finally:
             self._pending = False
 
-    def reroll(self) -> None:
-        """Draw a fresh seed and roll."""
-        self.mode.value = ROLL
-        self.seed.value = new_seed()
+    def roll(self) -> None:
+        """The Roll Trauma button: a fresh seed into the seed box (``ROLL`` mode), then :meth:`run`."""
+        if self.mode.value == ROLL:
+            self.seed.value = new_seed()
         self.run()
+
+    def reroll(self) -> None:
+        """Switch to ``ROLL`` mode and roll with a fresh seed."""
+        self.mode.value = ROLL
+        self.roll()
 
     def reset(self) -> None:
         """Start a clean trauma sheet."""
         self.sheet = self._last_sheet = self._TraumaSheet()
         self.result = None
-        self.frame.show(sheet_html(self.sheet), status="clean sheet")
+        self.frame.show(sheet_html(self.sheet), status="clean sheet", summary="A clean trauma sheet")
 
     def run_check(self) -> None:
         """Does a Trauma follow the chosen event under the chosen setting?"""
@@ -158,8 +170,9 @@ class TraumaPanel:
                     "endurance-trial-or-trauma": f"Endurance trial (DC {check.endurance_dc}); on a failure, a Trauma"}
             head = (f'<div class="rl-outcome" data-outcome="{esc(check.outcome)}"><b>{esc(self.setting.label)}:</b> '
                     f'{esc(text.get(check.outcome, check.outcome))}</div>')
-            self.frame.show(head + trace_html(check.trace) + sheet_html(self.sheet))
+            self.frame.show(head + explain_html(check.trace, rules=self.rules) + sheet_html(self.sheet),
+                            summary=f"{self.setting.label}: {text.get(check.outcome, check.outcome)}")
         self.frame.guard(go)
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        return self.frame.mimebundle(**kwargs)
