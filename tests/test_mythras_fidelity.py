@@ -85,3 +85,55 @@ def test_odds_follow_the_ladder():
     r = mythras_exchange_odds({k: v for k, v in ISSUE_5.items() if k != "dice"})
     chest = r.damage_by_location["Chest"]
     assert (min(chest), max(chest)) == (4, 30)
+
+
+# ---- 6. aiming cancels one situational or range penalty grade, never more ---------------------------
+
+ISSUE_6 = {"attacker": {"skill": 60, "range": "Effective", "aimed": True,
+                        "weapon": {"ranged": "bow", "damage_modifier_applies": False}},
+           "defender": {"defence": "none"}, "dice": {"attack": [80], "damage": [5], "location": [10]}}
+
+
+def test_aiming_a_standard_shot_keeps_it_standard():
+    # Standard 60 and nothing to ease: 80 > 60 is a Failure, no hit (aimed to Easy 90 it used to hit for 5)
+    r = run(ISSUE_6)
+    assert (r.attack.effective_skill, r.attack_level.value, r.hit, r.damage) == (60, "Failure", False, 0)
+    aim = next(s for s in r.trace.walk() if s.label.startswith("Aimed for a full Round"))
+    assert aim.value == 0 and aim.cites[0].rule_id == "mythras/combat/ranged-combat#4"
+
+
+@pytest.mark.parametrize("difficulty, skill", [
+    ("Hard", 60),        # Hard eased one grade to Standard: 60 (not Easy 90)
+    ("Formidable", 40),  # Formidable eased to Hard: 60 × 2/3 = 40
+    ("Easy", 90),        # no penalty to ease: Easy stays Easy, 60 × 1.5 = 90 (not Very Easy 120)
+])
+def test_aiming_eases_the_situational_grade_once(difficulty, skill):
+    r = run({**ISSUE_6, "attacker": {**ISSUE_6["attacker"], "difficulty": difficulty}})
+    assert r.attack.effective_skill == skill
+
+
+def test_an_aimed_shot_into_melee_does_not_stray_on_a_plain_miss():
+    # into melee Hard, aimed: the penalty is eased away -> Standard 60. 70 fails at Standard, and it would
+    # fail without the penalty too (Standard 60), so it is a plain miss, not a bystander hit (it used to
+    # be judged against Easy 90 and hit Cora)
+    a = {**ISSUE_6["attacker"], "into_melee": "Hard", "adjacent": ["Brand", "Cora"]}
+    r = run({**ISSUE_6, "attacker": a, "dice": {"attack": [70], "stray": [2]}})
+    assert (r.attack.effective_skill, r.hit, r.stray_target) == (60, False, None)
+    # 50 <= 60 hits the target itself
+    r = run({**ISSUE_6, "attacker": a, "dice": {"attack": [50], "damage": [5], "location": [10]}})
+    assert (r.hit, r.damage, r.stray_target) == (True, 5, None)
+
+
+def test_aim_into_melee_ruling():
+    # situational-only: the Hard penalty stays, 60 × 2/3 = 40; 50 fails only because of it (Standard 60
+    # without it) -> stray 1d2 = 2 -> Cora
+    a = {**ISSUE_6["attacker"], "into_melee": "Hard", "adjacent": ["Brand", "Cora"]}
+    r = run({**ISSUE_6, "attacker": a, "dice": {"attack": [50], "stray": [2]}},
+            {"mythras.aim-eases": "situational-only"})
+    assert (r.attack.effective_skill, r.stray_target) == (40, "Cora")
+    assert "mythras.aim-eases" in r.trace.ruling_ids()
+    # a Hard situational grade is eased first; the Formidable melee penalty stays: Standard + 2 = Formidable 30.
+    # Without the melee penalty: Standard 60 (aim spent on the situational grade), so 45 strays -> Brand
+    a = {**a, "difficulty": "Hard", "into_melee": "Formidable"}
+    r = run({**ISSUE_6, "attacker": a, "dice": {"attack": [45], "stray": [1]}})
+    assert (r.attack.effective_skill, r.stray_target) == (30, "Brand")

@@ -134,7 +134,8 @@ class Attacker:
         charge: a Charge (Hard, Size +1 step, Damage Modifier +1 step).
         quadruped: the charger is a quadruped (Damage Modifier +2 steps).
         range: Close, Effective or Long for a ranged attack.
-        aimed: aimed for a full Round (eases one grade, once).
+        aimed: aimed for a full Round: cancels one situational or range penalty grade, once (a
+            Standard shot stays Standard; the crowd or melee penalty: ruling ``mythras.aim-eases``).
         into_melee: Hard or Formidable when firing into a crowd or melee.
         adjacent: who stands next to the target (for a stray shot).
         target_still_or_unaware: the target is stationary or unaware (Choose Location at range).

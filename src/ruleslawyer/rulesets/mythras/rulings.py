@@ -16,7 +16,7 @@ __all__ = [
     "HALVING", "HERCULEAN", "OVER_100", "RANGED_CHOOSE_LOCATION", "MAXIMISE_DAMAGE", "BYPASS_ARMOR",
     "IMPALE", "ENHANCE_PARRY", "EFFECT_TEXT", "EVADE_SUCCESS", "WARD_LOCATION", "COMBINE_GRADES",
     "STEP_PAST_END", "DAMAGE_FLOOR", "PARRY_MISSILES", "RANGED_DAMAGE_MODIFIER", "ROLL_OFF_DIE",
-    "OUTSIDE_STYLE_GRADES", "DAMAGE_MODIFIER_LADDER", "RULINGS",
+    "OUTSIDE_STYLE_GRADES", "DAMAGE_MODIFIER_LADDER", "AIM_EASES", "RULINGS",
 ]
 
 _CORE = PROVENANCE_PUBLISHED_PREFIX + "Mythras core rules"
@@ -170,7 +170,7 @@ COMBINE_GRADES = register(Ruling(
     provenance=PROVENANCE_SOURCE_SILENT,
     explanation="'add-steps': each condition moves the grade the number of steps it names past Standard "
                 "(Hard = 1, Formidable = 2), added together. 'hardest-only': only the hardest single "
-                "condition counts. Aiming then eases one grade either way.",
+                "condition counts. Aiming cancels one grade of penalty first (mythras.aim-eases).",
     cites=(ids.CHARGE, ids.COMBAT_STYLE, ids.RANGED_INTO_MELEE),
 ))
 
@@ -266,10 +266,26 @@ DAMAGE_MODIFIER_LADDER = register(Ruling(
     cites=(ids.EX_DAMAGE, ids.CHARGE),
 ))
 
+AIM_EASES = register(Ruling(
+    id="mythras.aim-eases",
+    ruleset="mythras",
+    question="Aiming for a full Round eases 'one situational or range grade (once)'. Is the Hard or "
+             "Formidable penalty for firing into a crowd or melee such a grade?",
+    default="situational-or-melee",
+    alternatives=("situational-only",),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="Aiming cancels one grade of a penalty and never makes a shot easier than Standard. "
+                "'situational-or-melee': the shot's situational grade is eased first when it is harder "
+                "than Standard, else the crowd or melee penalty (Formidable -> Hard, Hard -> none). "
+                "'situational-only': the crowd or melee penalty is never eased by aiming. Either way a "
+                "stray shot is judged against the grade the shot would have had without that penalty.",
+    cites=(ids.RANGED_AIM, ids.RANGED_INTO_MELEE),
+))
+
 RULINGS: tuple[Ruling, ...] = (
     HALVING, HERCULEAN, OVER_100, RANGED_CHOOSE_LOCATION, MAXIMISE_DAMAGE, BYPASS_ARMOR, IMPALE,
     ENHANCE_PARRY, EFFECT_TEXT, EVADE_SUCCESS, WARD_LOCATION, COMBINE_GRADES, STEP_PAST_END,
     DAMAGE_FLOOR, PARRY_MISSILES, RANGED_DAMAGE_MODIFIER, ROLL_OFF_DIE, OUTSIDE_STYLE_GRADES,
-    DAMAGE_MODIFIER_LADDER,
+    DAMAGE_MODIFIER_LADDER, AIM_EASES,
 )
 """Every Mythras ruling, in the order above."""

@@ -43,14 +43,15 @@ def _outside(steps_given: int | None, field: str, ctx: ExchangeContext) -> tuple
     return ("Weapon outside the Combat Styles", steps_given, ids.COMBAT_STYLE), []
 
 
-def _combine(who: str, base: DifficultyGrade, conds: list[Condition], aimed: bool, uses: list[RulingUse],
-             ctx: ExchangeContext) -> tuple[DifficultyGrade, Step | None]:
-    """The base grade moved by the conditions (ruling ``mythras.combine-grades``), then aiming."""
-    if not conds and not aimed:
+def _combine(who: str, base: DifficultyGrade, conds: list[Condition], uses: list[RulingUse], ctx: ExchangeContext,
+             aim: Step | None = None, eased: DifficultyGrade | None = None) -> tuple[DifficultyGrade, Step | None]:
+    """The base grade (``eased`` by aiming, when it eased it) moved by the conditions (ruling
+    ``mythras.combine-grades``); aiming's step last."""
+    if not conds and aim is None:
         return base, None
     children = []
     combine: list[RulingUse] = []
-    grade = base
+    grade = eased or base
     if conds:
         use = ctx.ruling(_r.COMBINE_GRADES)
         combine.append(use)
@@ -58,17 +59,49 @@ def _combine(who: str, base: DifficultyGrade, conds: list[Condition], aimed: boo
         for name, steps, cite in conds:
             children.append(Step.of(StepKind.MODIFIER, name, value=steps,
                                     detail=f"{steps} grade{'s' if steps != 1 else ''} harder", cites=[cite]))
-        grade = step_grade(base, total, rules=ctx.rules)
-    if aimed:
-        eased = step_grade(grade, -1, rules=ctx.rules)
-        children.append(Step.of(StepKind.MODIFIER, "Aimed for a full Round", value=-1,
-                                detail=f"{grade.value} eased one grade to {eased.value} (once)",
-                                cites=[ids.RANGED_AIM]))
-        grade = eased
+        grade = step_grade(grade, total, rules=ctx.rules)
+    if aim is not None:
+        children.append(aim)
     row = grade_row(grade, ctx.rules).row
     return grade, Step.of(StepKind.RULE, f"{who} grade: {grade.value}",
                           detail=f"from {base.value}", cites=[Citation(row.unit_id, f"{grade.value} row")],
                           rulings=[*combine, *uses], children=children)
+
+
+def _aim(ctx: ExchangeContext, conds: list[Condition]
+         ) -> tuple[DifficultyGrade | None, list[Condition], Step]:
+    """Aiming for a full Round eases one situational or range grade, once (``ranged-combat#4``).
+
+    It cancels one grade of a penalty — the shot's situational grade when harder than Standard, else
+    the crowd or melee penalty (ruling ``mythras.aim-eases``) — and never makes a shot easier than
+    that: a Standard shot stays Standard.
+
+    Returns:
+        ``(eased situational grade or None, the conditions after aiming, the step)``.
+    """
+    base = ctx.attack_base
+    if _steps_of(base) > 0:
+        eased = step_grade(base, -1, rules=ctx.rules)
+        return eased, conds, Step.of(StepKind.MODIFIER, "Aimed for a full Round", value=-1,
+                                     detail=f"the situational grade {base.value} eased one grade to {eased.value} "
+                                            "(once)", cites=[ids.RANGED_AIM])
+    melee = next((c for c in conds if c[2] == ids.RANGED_INTO_MELEE), None)
+    if melee is None:
+        return None, conds, Step.of(StepKind.RULE, "Aimed for a full Round: no penalty to ease", value=0,
+                                    detail=f"no situational or range penalty: a {base.value} shot stays "
+                                           f"{base.value}", cites=[ids.RANGED_AIM])
+    use = ctx.ruling(_r.AIM_EASES)
+    if use.answer != "situational-or-melee":
+        return None, conds, Step.of(StepKind.RULING, "Aimed for a full Round: the crowd or melee penalty stays",
+                                    value=0, detail="that penalty is not a situational or range grade under this "
+                                                    "ruling, and there is no other to ease",
+                                    cites=[ids.RANGED_AIM, ids.RANGED_INTO_MELEE], rulings=[use])
+    name, steps, cite = melee
+    rest = [c for c in conds if c is not melee] + ([(name + ", eased one grade by aiming", steps - 1, cite)]
+                                                   if steps > 1 else [])
+    return None, rest, Step.of(StepKind.RULING, "Aimed for a full Round", value=-1,
+                               detail=f"the crowd or melee penalty eased one grade ({steps} → {steps - 1}, once)",
+                               cites=[ids.RANGED_AIM, ids.RANGED_INTO_MELEE], rulings=[use])
 
 
 def attack_grade(ctx: ExchangeContext, *, into_melee: bool = True) -> tuple[DifficultyGrade, Step | None]:
@@ -76,7 +109,7 @@ def attack_grade(ctx: ExchangeContext, *, into_melee: bool = True) -> tuple[Diff
 
     Args:
         into_melee: count the penalty for firing into a crowd or melee (False: the grade the shot
-            would have had without it, for the stray-shot rule).
+            would have had without it, for the stray-shot rule; aiming then eases only what is left).
     """
     a = ctx.a
     conds: list[Condition] = []
@@ -89,7 +122,10 @@ def attack_grade(ctx: ExchangeContext, *, into_melee: bool = True) -> tuple[Diff
     if into_melee and a.into_melee is not None:
         conds.append((f"Firing into a crowd or melee: {a.into_melee.value}", _steps_of(a.into_melee),
                       ids.RANGED_INTO_MELEE))
-    return _combine("Attack", ctx.attack_base, conds, a.aimed, uses, ctx)
+    if not a.aimed:
+        return _combine("Attack", ctx.attack_base, conds, uses, ctx)
+    eased, conds, aim = _aim(ctx, conds)
+    return _combine("Attack", ctx.attack_base, conds, uses, ctx, aim, eased)
 
 
 @dataclass(frozen=True)
@@ -150,7 +186,7 @@ def defence_stage(ctx: ExchangeContext) -> DefenceChoice:
     if kind is not Defence.NONE and d.outside_style:
         cond, uses = _outside(d.outside_style_grades, "defender.outside_style_grades", ctx)
         conds.append(cond)
-    grade, gstep = _combine("Defence", ctx.defence_base, conds, False, uses, ctx)
+    grade, gstep = _combine("Defence", ctx.defence_base, conds, uses, ctx)
     size = dmg.size_row(d.weapon.size, "defender.weapon.size", rules=ctx.rules) if kind is Defence.PARRY else None
     if kind is not Defence.NONE and grade is DifficultyGrade.HOPELESS:
         why_not.append(Step.of(StepKind.RULE, "Defence is Hopeless: no roll", cites=[ids.EX_NO_PARRY]))
