@@ -8,7 +8,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # kernel websocket with TCP_NODELAY: panel clicks render in ~6 ms instead of ~50 (ruleslawyer/widgets/serve.py)
 NODELAY := ruleslawyer.widgets.serve.NoDelayKernelConnection
 
-.PHONY: lab app test test-slow bench db browser clean
+.PHONY: lab app test test-slow strip-notebooks bench db browser clean
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -37,14 +37,21 @@ browser:
 	  else echo "note: /usr/bin/chromium is missing and cannot be installed without root; browser tests will be skipped"; fi; \
 	fi
 
-## test: the suite CI runs (unit, property, exact odds, notebooks under nbval, browser); not the slow set
+## test: the suite CI runs (unit, property, exact odds, browser, and the notebooks under strict nbval:
+## every saved output must match a fresh run, after notebooks/nbval-sanitize.cfg); not the slow set
 test: $(STAMP) browser
-	$(PY) -m pytest tests notebooks --nbval-lax --nbval-current-env -q -m "not slow"
+	$(PY) -m pytest tests notebooks --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg \
+	  -q -m "not slow"
 
 ## test-slow: only the tests marked slow (seeded Monte Carlo runs of whole engines, the parried Mythras
 ## exchange enumerated face by face)
 test-slow: $(STAMP) browser
 	$(PY) -m pytest tests -q -m slow
+
+## strip-notebooks: drop saved widget state and UI metadata from notebooks/ (outputs stay; after
+## re-executing them: jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb)
+strip-notebooks: $(STAMP)
+	$(PY) tests/test_notebooks_clean.py --strip notebooks/*.ipynb
 
 ## bench: run benchmarks/ and write BENCHMARKS.md
 bench: $(STAMP)
