@@ -35,12 +35,16 @@ CREATE TABLE units (
     kind        TEXT NOT NULL,            -- heading | paragraph | item | row
     ord         INTEGER NOT NULL,         -- document order within the whole database
     depth       INTEGER NOT NULL,         -- list nesting depth (0 outside lists)
-    heading     TEXT NOT NULL,            -- heading trail of the section (weighted in search)
+    heading     TEXT NOT NULL,            -- searched: the title of the unit's own section (Fighting On;
+                                          -- a row adds its table's title), NFKC
     breadcrumb  TEXT NOT NULL,            -- Mastery › Combat › Death › Fighting On ¶2
-    text        TEXT NOT NULL,
+    text        TEXT NOT NULL,            -- verbatim
     table_id    TEXT,                     -- for rows: the table they belong to
     source_file TEXT NOT NULL,
-    source_line INTEGER NOT NULL
+    source_line INTEGER NOT NULL,
+    body        TEXT NOT NULL DEFAULT '', -- searched: the text in NFKC (a row without its link-only
+                                          -- cells, which point at a rule rather than state one)
+    trail       TEXT NOT NULL DEFAULT ''  -- searched: the titles of the sections above it (Death), NFKC
 );
 CREATE INDEX units_section ON units(section, ord);
 CREATE INDEX units_ruleset ON units(ruleset, ord);
@@ -75,43 +79,75 @@ CREATE TABLE refs (
     text      TEXT NOT NULL
 );
 
--- Body search: stemmed, headings weighted in bm25 by the query layer. content="units" (double
--- quotes) is the form Datasette looks for; the unstemmed index below keeps single quotes so that
--- Datasette picks this one.
+-- Body search: stemmed; ranked by bm25 with the section title and the titles above it weighted
+-- above the body (the weights are the index's default rank). The text indexed is NFKC (the
+-- `heading`, `body` and `trail` columns), and a word of any script is one token (letters, digits,
+-- marks). content="units" (double quotes) is the form Datasette looks for; the unstemmed index
+-- below keeps single quotes so that Datasette picks this one.
 CREATE VIRTUAL TABLE units_fts USING fts5(
-    heading, text,
+    heading, body, trail,
     content="units", content_rowid='rowid',
-    tokenize='porter unicode61 remove_diacritics 2'
+    tokenize="porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
 );
 
--- Unstemmed index for type-ahead prefixes and "did you mean".
+-- Unstemmed index: the vocabulary for type-ahead and "did you mean".
 CREATE VIRTUAL TABLE units_plain_fts USING fts5(
-    heading, text,
+    heading, body, trail,
     content='units', content_rowid='rowid',
-    tokenize='unicode61 remove_diacritics 2',
-    prefix='2 3'
+    tokenize="unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
 );
 CREATE VIRTUAL TABLE vocab USING fts5vocab(units_plain_fts, 'row');
 
--- Every unstemmed vocabulary word with its Porter stem (highlighting and term matching in search).
-CREATE TABLE stems (
-    word TEXT PRIMARY KEY,
-    stem TEXT NOT NULL
+-- What a query reads instead of compiling it (ruleslawyer.rulesdb.search), written by the build:
+
+-- Every word of the rules (as the unstemmed index folds it) and of the synonym data, with its
+-- Porter stem and the number of units holding that stem (0: only the synonym data has it).
+CREATE TABLE words (
+    word  TEXT PRIMARY KEY,
+    stem  TEXT NOT NULL,
+    docs  INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX words_stem ON words(stem);   -- a stem's words: what a snippet marks
+
+-- The synonym data (rulesdb/synonyms/common.json and each registered ruleset's file), compiled:
+-- what a GM types, as Porter stems, and the book's phrases to search for it.
+CREATE TABLE synonyms (
+    scope   TEXT NOT NULL,                -- '' for every ruleset, else the ruleset id; '=' for the
+                                          -- rules' -ly words the stemmer keeps apart from their base
+                                          -- ('success' -> ["successfully"]), matched as typed
+    key     TEXT NOT NULL,                -- stems of the typed words: 'attack of opportun'
+    content INTEGER NOT NULL,             -- 1: the key without its question words ('order phase')
+    phrases TEXT NOT NULL,                -- JSON list of the book's phrases: ["reprisal attack"]
+    PRIMARY KEY (scope, content, key)
 ) WITHOUT ROWID;
 
--- Inverted index for search, one row per Porter stem: JSON [[unit rowid, hits in heading, hits in
--- text], ...]. Ranked with FTS5's bm25 formula and the same column weights.
-CREATE TABLE postings (
-    stem  TEXT PRIMARY KEY,
-    units TEXT NOT NULL
-) WITHOUT ROWID;
-
--- Per-unit figures for search (JSON under key "units"): {"rulesets": [...], "rows": [[rowid,
--- tokens, ruleset index, is supplement, is heading], ...]}.
-CREATE TABLE search_index (
-    key   TEXT PRIMARY KEY,
-    value TEXT NOT NULL
+-- Per unit, what the search policy weighs besides bm25.
+CREATE TABLE search_units (
+    rowid   INTEGER PRIMARY KEY,          -- units.rowid
+    ruleset TEXT NOT NULL,
+    kind    INTEGER NOT NULL,             -- 0 chapter or house rules, 1 supplement row, 2 supplement prose
+    title   INTEGER NOT NULL,             -- 1: a heading unit (its text is a section title)
+    number  INTEGER NOT NULL              -- 1: its text states a number or a die (1d20, 1–3, three)
 );
+
+-- Terms the units define (the glossary's labels and defining sentences), by the stems of the term:
+-- a unit defining the words a query asks about ranks first.
+CREATE TABLE labels (
+    key    TEXT NOT NULL,                 -- stems of the defined term: 'evad', 'repris attack'
+    rowid  INTEGER NOT NULL,              -- the defining unit
+    strong INTEGER NOT NULL,              -- 1: a chapter's (or house rules') definition; 0: the kit's
+                                          -- supplement defining a term no chapter of its ruleset does
+    PRIMARY KEY (key, rowid)
+) WITHOUT ROWID;
+
+-- Section titles by their folded words: a query naming a section ("fighting on") finds the units
+-- under it as if they held its words.
+CREATE TABLE titles (
+    key   TEXT NOT NULL,                  -- folded words of the title: 'fighting on'
+    rowid INTEGER NOT NULL,               -- the section's heading unit
+    last  INTEGER NOT NULL,               -- the last unit of the section and its subsections
+    PRIMARY KEY (key, rowid)
+) WITHOUT ROWID;
 
 -- Terms the sources define: "Engaged: ...", "Durability. Durability is ...", "A Round (rnd) is ...".
 CREATE TABLE glossary (

@@ -516,11 +516,7 @@ def _write(conn: sqlite3.Connection, doc: _Doc, digest: str, house: Path | None,
         [(t.id, k, uid, json.dumps(cells, ensure_ascii=False), low, high)
          for t in sorted(doc.tables, key=lambda t: t.id) for k, (uid, cells, low, high) in enumerate(t.rows, 1)])
     conn.executemany("INSERT INTO refs VALUES (?, ?, ?)", sorted((f, t, x) for f, t, x, _ in doc.refs))
-    conn.execute("INSERT INTO units_fts(units_fts) VALUES ('rebuild')")
-    conn.execute("INSERT INTO units_plain_fts(units_plain_fts) VALUES ('rebuild')")
-    conn.execute("INSERT INTO units_fts(units_fts) VALUES ('optimize')")
-    conn.execute("INSERT INTO units_plain_fts(units_plain_fts) VALUES ('optimize')")
-    from .extract import write_extras  # stems, glossary, prose cross-references, bm25 weights
+    from .extract import write_extras  # search index and its tables, glossary, prose cross-references
 
     write_extras(conn)
 

@@ -1,24 +1,25 @@
-"""Build-time extraction: stems, glossary terms and plain-text cross-references.
+"""Build-time extraction: the search index and what a query reads, glossary terms and cross-references.
 
 :func:`write_extras` runs inside :func:`ruleslawyer.rulesdb.build.build` after the units are
-written. It reads the units back from the database being built and fills three tables (see
-``schema.sql``):
+written. It reads the units back from the database being built and fills (see ``schema.sql``):
 
-- ``stems``: every unstemmed vocabulary word with its Porter stem, as FTS5's own ``porter``
-  tokenizer stems it (search uses it to stem query words and highlight matches);
-- ``postings`` and ``search_index``: the inverted index search ranks with — per stem, the units
-  holding it and how often in the heading trail and in the body; per unit its length, ruleset and
-  whether it is a heading or supplement text — the figures FTS5's bm25 reads, so a query reads a
-  few rows by key and re-tokenises nothing;
-- ``glossary``: terms the chapters define — a label and its text (``Engaged: If you attack …``,
-  ``Durability. Durability is …``), a defining sentence (``A Round (rnd) is …``, ``Engaged means …``)
-  or an abbreviation (``Action Points (AP)``);
+- the searched columns of ``units`` — ``heading`` (the section's heading trail, a row's table title
+  added) and ``body`` (the text; a table row without its link-only cells), both NFKC — and the two
+  full-text indexes built on them, with the bm25 column weights as the stemmed index's ``rank``;
+- ``words``: every word of the rules and of the synonym data with its Porter stem (as FTS5's own
+  ``porter`` tokenizer stems it) and how many units hold that stem — a query stems, weighs and
+  spell-checks its words from here;
+- ``synonyms``: the synonym data (``common.json`` and each registered ruleset's file) compiled
+  to Porter-stem keys;
+- ``search_units``: per unit, what the ranking policy weighs besides bm25 (ruleset, chapter or
+  supplement, section title, whether it states a number);
+- ``glossary`` and ``labels``: terms the chapters define — a label and its text (``Engaged: If you
+  attack …``, ``Durability. Durability is …``), a defining sentence (``A Round (rnd) is …``,
+  ``Engaged means …``) or an abbreviation (``Action Points (AP)``) — and, by stem, the units that
+  define them;
 - ``xrefs``: cross-references written in prose (``see Magic Mastery, Spell Speed``,
   ``use the Conflicting Actions rules``, ``the Trauma table``) and the Markdown links, each resolved
   to a section or table id of the database where one exists and marked ``dangling`` where not.
-
-It also stores the bm25 column weights as the full-text index's default ``rank`` so that a plain
-``ORDER BY rank`` ranks headings above body text.
 
 Everything here is deterministic: rows are inserted sorted.
 """
@@ -29,7 +30,9 @@ import json
 import re
 import sqlite3
 
-from .words import HEADING_WEIGHT, WORD_RE, fold, porter_stems
+from collections.abc import Callable
+
+from .words import HEADING_WEIGHT, STOPWORDS, TRAIL_WEIGHT, WORD_RE, fold, normalize, porter_stems
 
 __all__ = [
     "HEADING_WEIGHT",
@@ -38,6 +41,7 @@ __all__ = [
     "porter_stems",
     "find_definitions",
     "find_xrefs",
+    "states_number",
     "write_extras",
 ]
 
@@ -180,63 +184,152 @@ def _resolve(ref: str, ruleset: str, chapter_titles: set[str], sections: dict[tu
 # Writing
 
 
-def _postings(conn: sqlite3.Connection, stems: dict[str, str]) -> tuple[dict[str, list[list[int]]], dict[int, int]]:
-    """The inverted index search ranks with: ``{stem: [[rowid, hits in heading, hits in text], ...]}``
-    and ``{rowid: tokens in the row}`` (the figures FTS5's bm25 reads), tokenised like the index.
-    Words the vocabulary lacks are stemmed and added to ``stems``."""
-    rows = []
-    missing: set[str] = set()
-    for rowid, heading, text in conn.execute("SELECT rowid, heading, text FROM units ORDER BY rowid"):
-        h = [fold(w) for w in WORD_RE.findall(heading)]
-        t = [fold(w) for w in WORD_RE.findall(text)]
-        missing.update(w for w in h + t if w not in stems)
-        rows.append((rowid, h, t))
-    stems.update(porter_stems(missing))
-    postings: dict[str, list[list[int]]] = {}
-    lengths: dict[int, int] = {}
-    for rowid, h, t in rows:
-        counts: dict[str, list[int]] = {}
-        for w in h:
-            counts.setdefault(stems.get(w, w), [0, 0])[0] += 1
-        for w in t:
-            counts.setdefault(stems.get(w, w), [0, 0])[1] += 1
-        lengths[rowid] = len(h) + len(t)
-        for stem in sorted(counts):
-            postings.setdefault(stem, []).append([rowid, *counts[stem]])
-    return postings, lengths
+#: A number a quantity question may be after: digits (2, 1d20, 1–3) or a number word.
+_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|half|halve[sd]?"
+                     r"|twice|double|triple|single|once|dozen|none|tenth|fifth|quarter)\b", re.IGNORECASE)
+_HAS_WORD = re.compile(r"\w")
+
+Progress = Callable[[str], None]
+
+#: A table row is the entry for the name in its first cell when its other cells say at least this
+#: many words about it.
+ROW_LABEL_WORDS = 4
 
 
-def write_extras(conn: sqlite3.Connection) -> None:
-    """Fill ``stems``, ``glossary`` and ``xrefs`` from the units already in ``conn``; set the rank.
+def states_number(text: str) -> bool:
+    """Whether ``text`` states a number or a die (``2 AP``, ``1d20``, ``1–3``, ``three types``)."""
+    return _NUMBER.search(text) is not None
 
-    Args:
-        conn: a writable connection to the database being built (units, sections, rule_tables and
-            refs already inserted, full-text indexes rebuilt).
+
+def _titles(conn: sqlite3.Connection) -> dict[str, tuple[str, str]]:
+    """``{section id: (its title, the titles above it)}``, the latter ``A › B``; the chapter's own
+    title for the chapter itself (nothing above it)."""
+    rows = conn.execute("SELECT id, parent, title, level FROM sections ORDER BY ord").fetchall()
+    out: dict[str, tuple[str, str]] = {}
+    for sid, parent, title, level in rows:  # a parent always comes before its children
+        above = ""
+        if level > 2 and parent in out:
+            ptitle, ptrail = out[parent]
+            above = f"{ptrail} › {ptitle}" if ptrail else ptitle
+        out[sid] = (title, above)
+    return out
+
+
+def _link_only(cell: str, links: list[str]) -> bool:
+    """Whether a table cell holds nothing but links (``step 3, no parry``): it points at a rule."""
+    if not links or not cell:
+        return False
+    rest = cell
+    for text in sorted(links, key=len, reverse=True):
+        rest = rest.replace(text, " ")
+    return not _HAS_WORD.search(rest)
+
+
+def _search_columns(conn: sqlite3.Connection) -> list[tuple[str, str, str, int]]:
+    """``(heading, body, trail, rowid)`` of every unit: what the full-text indexes read, in NFKC.
+
+    The heading is the title of the unit's own section (a row adds its table's title, so a row of
+    the "Levels of success" table is found by "success"), the trail the titles above it; the body
+    is the text, a row's without the cells that only link to a rule (the "Rule" column of a
+    supplement table), which point at a rule rather than state one.
     """
-    conn.execute("INSERT INTO units_fts(units_fts, rank) VALUES ('rank', ?)",
-                 (f"bm25({HEADING_WEIGHT}, 1.0)",))
+    titles = _titles(conn)
+    tables = dict(conn.execute("SELECT id, title FROM rule_tables"))
+    cells = dict(conn.execute("SELECT unit_id, cells FROM table_rows"))
+    links: dict[str, list[str]] = {}
+    for from_id, text in conn.execute("SELECT from_id, text FROM refs ORDER BY from_id, text"):
+        links.setdefault(from_id, []).append(text)
+    out = []
+    for rowid, uid, section, text, table_id in conn.execute(
+            "SELECT rowid, id, section, text, table_id FROM units ORDER BY rowid"):
+        heading, trail = titles.get(section, ("", ""))
+        body = text
+        if table_id is not None:
+            title = tables.get(table_id, "")
+            if title and title != heading:
+                heading = f"{heading} › {title}" if heading else title
+            if uid in cells and uid in links:
+                row = json.loads(cells[uid])
+                body = " | ".join(c for c in row if c and not _link_only(c, links[uid]))
+        out.append((normalize(heading), normalize(body), normalize(trail), rowid))
+    return out
 
-    words = [r[0] for r in conn.execute("SELECT term FROM vocab ORDER BY term")]
-    stems = porter_stems(words)
-    postings, lengths = _postings(conn, stems)
+
+def _write_indexes(conn: sqlite3.Connection) -> None:
+    """Fill the searched columns, build both full-text indexes and store the bm25 weights as rank."""
+    conn.executemany("UPDATE units SET heading = ?, body = ?, trail = ? WHERE rowid = ?", _search_columns(conn))
+    for table in ("units_fts", "units_plain_fts"):
+        conn.execute(f"INSERT INTO {table}({table}) VALUES ('rebuild')")
+        conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
+    conn.execute("INSERT INTO units_fts(units_fts, rank) VALUES ('rank', ?)",
+                 (f"bm25({HEADING_WEIGHT}, 1.0, {TRAIL_WEIGHT})",))
+
+
+def _write_words(conn: sqlite3.Connection) -> dict[str, str]:
+    """Fill ``words`` (the rules' and the synonym data's words, stem, units holding the stem);
+    return ``{word: stem}``."""
     from .synonyms import synonym_words
 
-    stems.update(porter_stems(w for w in synonym_words() if fold(w) not in stems))
-    conn.executemany("INSERT INTO stems (word, stem) VALUES (?, ?)", sorted(stems.items()))
-    conn.executemany("INSERT INTO postings (stem, units) VALUES (?, ?)",
-                     [(k, json.dumps(v, separators=(",", ":"))) for k, v in sorted(postings.items())])
-    rulesets = [r[0] for r in conn.execute("SELECT DISTINCT ruleset FROM units ORDER BY ruleset")]
-    supplement = {(r, c) for r, c in conn.execute("SELECT ruleset, chapter FROM chapters WHERE kind = 'supplement'")}
-    rows = []
-    for rowid, ruleset, chapter, kind in conn.execute("SELECT rowid, ruleset, chapter, kind FROM units ORDER BY rowid"):
-        rows.append([rowid, lengths[rowid], rulesets.index(ruleset), int((ruleset, chapter) in supplement),
-                     int(kind == "heading")])
-    conn.execute("INSERT INTO search_index (key, value) VALUES (?, ?)",
-                 ("units", json.dumps({"rulesets": rulesets, "rows": rows}, separators=(",", ":"))))
+    words = {r[0] for r in conn.execute("SELECT term FROM vocab")}
+    words |= {fold(w) for w in synonym_words()}
+    stems = porter_stems(words)
+    conn.execute("CREATE VIRTUAL TABLE temp.stem_vocab USING fts5vocab(main, units_fts, row)")
+    docs = dict(conn.execute("SELECT term, doc FROM temp.stem_vocab"))
+    conn.execute("DROP TABLE temp.stem_vocab")
+    conn.executemany("INSERT INTO words (word, stem, docs) VALUES (?, ?, ?)",
+                     [(w, s, docs.get(s, 0)) for w, s in sorted(stems.items())])
+    return stems
 
-    units = conn.execute(
-        "SELECT u.id, u.ruleset, u.kind, u.text, c.kind FROM units u "
-        "JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter ORDER BY u.ord").fetchall()
+
+def _stop(word: str) -> bool:
+    return word in STOPWORDS or word.replace(" ", "") in STOPWORDS
+
+
+def _write_synonyms(conn: sqlite3.Connection, stems: dict[str, str]) -> None:
+    """Fill ``synonyms``: per scope ('' for every ruleset, else a ruleset's own entries), each typed
+    phrase as Porter stems (and again without its question words, for keys of two or more content
+    words: "order of the phases" meets "order of phases") with the book phrases it expands to; and
+    scope ``=``: the rules' own -ly words the stemmer keeps apart from their base word."""
+    from .synonyms import COMMON, phrase_table, synonym_files
+
+    common = phrase_table(COMMON)
+    scoped = [("", common)]
+    for ruleset, _path in synonym_files():
+        if ruleset is not None:
+            own = {k: tuple(p for p in v if p not in common.get(k, ())) for k, v in phrase_table(ruleset).items()}
+            scoped.append((ruleset, {k: v for k, v in own.items() if v}))
+    rows: dict[tuple[str, int, str], list[str]] = {}
+    for scope, table in scoped:
+        for key, phrases in table.items():
+            keys = [(0, key)]
+            kept = tuple(w for w in key if not _stop(w))
+            if len(kept) >= 2 or (kept and len(kept) == len(key)):
+                keys.append((1, kept))
+            for content, words in keys:
+                bucket = rows.setdefault((scope, content, " ".join(stems.get(w, w) for w in words)), [])
+                bucket += [p for p in phrases if p not in bucket]
+    for key, words in _variants(conn, stems).items():
+        rows[("=", 0, key)] = words
+    conn.executemany("INSERT INTO synonyms (scope, content, key, phrases) VALUES (?, ?, ?, ?)",
+                     [(*k, json.dumps(v, ensure_ascii=False)) for k, v in sorted(rows.items())])
+
+
+def _variants(conn: sqlite3.Connection, stems: dict[str, str]) -> dict[str, list[str]]:
+    """Words of the rules the Porter stemmer does not bring together with their base word, by the
+    base's stem: "successfully" (stem successfulli) for "successful" (success), "automatically"
+    for "automatic". A query word matches them as if typed (scope ``=`` of ``synonyms``)."""
+    out: dict[str, list[str]] = {}
+    for (word,) in conn.execute("SELECT word FROM words WHERE docs > 0 AND word LIKE '%ly' ORDER BY word"):
+        bases = [word[:-2]] + ([word[:-4]] if word.endswith("ally") else [])
+        found = porter_stems(bases)
+        for base in bases:
+            key = found.get(base)
+            if key and len(base) > 3 and key != stems.get(word):
+                out.setdefault(key, []).append(word)
+    return out
+
+
+def _write_glossary(conn: sqlite3.Connection, units: list[tuple]) -> None:
     glossary: set[tuple[str, str, str, str, str]] = set()
     for uid, ruleset, kind, text, _source_kind in units:
         for term, key, style in find_definitions(uid, kind, text):
@@ -244,6 +337,57 @@ def write_extras(conn: sqlite3.Connection) -> None:
     conn.executemany("INSERT INTO glossary (key, ruleset, unit_id, term, style) VALUES (?, ?, ?, ?, ?)",
                      sorted(glossary))
 
+
+def _write_search_units(conn: sqlite3.Connection, stems: dict[str, str]) -> None:
+    """Fill ``search_units`` and ``labels`` (the units defining a term, by the term's stems).
+
+    A chapter's (or house rules') definition is a strong label, and so is a table row for the name
+    in its first cell (when it says something about it, ``ROW_LABEL_WORDS``); a supplement's defining sentence is a weak one, and only where no chapter of
+    its ruleset defines the term (the kit's notes explain, the chapters define).
+    """
+    rows = []
+    for rowid, ruleset, kind, text, source_kind in conn.execute(
+            "SELECT u.rowid, u.ruleset, u.kind, u.body, c.kind FROM units u "
+            "JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter ORDER BY u.rowid"):
+        code = 0 if source_kind != "supplement" else 1 if kind == "row" else 2
+        rows.append((rowid, ruleset, code, int(kind == "heading"), int(states_number(text))))
+    conn.executemany("INSERT INTO search_units (rowid, ruleset, kind, title, number) VALUES (?, ?, ?, ?, ?)", rows)
+    defined = conn.execute(
+        "SELECT g.key, g.ruleset, u.rowid, c.kind = 'supplement' FROM glossary g JOIN units u ON u.id = g.unit_id "
+        "JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter "
+        "WHERE g.style IN ('label', 'sentence') ORDER BY g.key, u.rowid").fetchall()
+    in_chapters = {(key, ruleset) for key, ruleset, _r, supplement in defined if not supplement}
+    labels = {(" ".join(stems.get(w, w) for w in key.split()), rowid, int(not supplement))
+              for key, ruleset, rowid, supplement in defined
+              if not supplement or (key, ruleset) not in in_chapters}
+    for rowid, cells, body in conn.execute(
+            "SELECT u.rowid, r.cells, u.body FROM table_rows r JOIN units u ON u.id = r.unit_id ORDER BY u.rowid"):
+        # a row saying something about the name in its first cell is its table's entry for that name
+        # ("Bash | offensive | — | shields and bludgeoning weapons"; not "Parry | Reactive")
+        name = json.loads(cells)[:1]
+        words = WORD_RE.findall(fold(normalize(name[0]))) if name else []
+        said = len(WORD_RE.findall(body)) - len(words)
+        if words and len(words) <= 4 and words[0].isalpha() and said >= ROW_LABEL_WORDS:
+            labels.add((" ".join(stems.get(w, w) for w in words), rowid, 1))
+    conn.executemany("INSERT INTO labels (key, rowid, strong) VALUES (?, ?, ?)", sorted(labels))
+    _write_titles(conn)
+
+
+def _write_titles(conn: sqlite3.Connection) -> None:
+    """Fill ``titles``: each section below a chapter by its title's folded words, with the rowids of
+    its heading unit and of the last unit under it (units are in document order, so a section and
+    its subsections are one run of rowids)."""
+    last: dict[str, int] = {}
+    for rowid, section in conn.execute("SELECT rowid, section FROM units ORDER BY rowid"):
+        while section:
+            last[section] = rowid
+            section = section.rpartition("/")[0]
+    rows = [(_key(normalize(title)), rowid, last[sid]) for sid, title, rowid in conn.execute(
+        "SELECT s.id, s.title, u.rowid FROM sections s JOIN units u ON u.id = s.id WHERE s.level > 1")]
+    conn.executemany("INSERT INTO titles (key, rowid, last) VALUES (?, ?, ?)", sorted(r for r in rows if r[0]))
+
+
+def _write_xrefs(conn: sqlite3.Connection, units: list[tuple]) -> None:
     chapter_titles = {_key(r[0]) for r in conn.execute("SELECT title FROM chapters WHERE kind != 'supplement'")}
     chapter_titles -= {"combat"}
     sections: dict[tuple[str, str], str] = {}
@@ -270,3 +414,27 @@ def write_extras(conn: sqlite3.Connection) -> None:
             rows.add((uid, ref, target, "resolved" if target else "dangling", reason))
     conn.executemany("INSERT INTO xrefs (from_id, text, target_id, status, reason) VALUES (?, ?, ?, ?, ?)",
                      sorted(rows, key=lambda r: (r[0], r[1], r[2] or "", r[3], r[4])))
+
+
+def write_extras(conn: sqlite3.Connection, progress: Progress | None = None) -> None:
+    """Build the search index and fill every table derived from the units already in ``conn``.
+
+    Args:
+        conn: a writable connection to the database being built (units, sections, rule_tables,
+            table_rows and refs already inserted).
+        progress: called with a short line as each stage starts (``indexing 549 units``), or None.
+    """
+    say = progress or (lambda line: None)
+    n = conn.execute("SELECT count(*) FROM units").fetchone()[0]
+    say(f"indexing {n:,} units")
+    _write_indexes(conn)
+    say("compiling words and synonyms")
+    stems = _write_words(conn)
+    _write_synonyms(conn, stems)
+    say("extracting definitions and cross-references")
+    units = conn.execute(
+        "SELECT u.id, u.ruleset, u.kind, u.text, c.kind FROM units u "
+        "JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter ORDER BY u.ord").fetchall()
+    _write_glossary(conn, units)
+    _write_search_units(conn, stems)
+    _write_xrefs(conn, units)

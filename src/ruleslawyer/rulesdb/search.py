@@ -1,88 +1,76 @@
-"""Full-text search over the rules: any string is a valid query.
+"""Full-text search over the rules: any string is a valid query, ranked by SQLite FTS5.
 
-User text is never handed to SQL. A query is cut into *groups*: a quoted phrase (straight or curly
-quotes), a word (hyphenated and apostrophe words become phrases, a trailing ``*`` stays a prefix),
-or a GM phrase with a synonym (``attack of opportunity`` → ``reprisal attack``; data in
-``rulesdb/synonyms/*.json``, matched by Porter stem). A word the rules never use is corrected to
-the closest word they do use ("flankng" → "flanking"). Question words are dropped when anything
-else is left.
+User text is never handed to SQL raw: :mod:`ruleslawyer.rulesdb.query` cuts a query into groups
+of quoted FTS5 alternatives (the GM's words, their synonyms, spelling corrections), reading the
+synonym data, stems and vocabulary the build stored in the database.
 
-Ranking reads the inverted index the build precomputes from the same tokenizer as the FTS5 index
-(``postings``: per Porter stem, the units and how often the word is in their heading trail and
-body), and scores each alternative with FTS5's own bm25 formula and column weights (the heading
-trail counts ``HEADING_WEIGHT`` times the body; the same weights are stored as the FTS5 index's
-``rank``). A hit's score is the idf-weighted share of the query's groups it matches — so a unit
-matching every group comes first, as with AND, then units matching fewer, as with OR — with a
-bonus where the unit defines the word (``Evade: …``), synonym-only matches counting less than the
-GM's own words, and a quarter of bm25 (supplements' a little less) breaking ties. Postings are read
-by key on first use and kept per connection; a query runs no full-text scan. Snippets are cut from
-the escaped text and only then get ``<mark>``. ``SearchResults.fts_query`` holds the equivalent
-FTS5 ``MATCH`` expression (every term quoted), usable in Datasette.
+Ranking runs in SQLite: each group runs one FTS5 ``MATCH`` per part (the GM's own words; the
+group's synonyms in another) ranked by ``bm25()`` with the unit's section title weighted
+``HEADING_WEIGHT`` and the titles above it ``TRAIL_WEIGHT`` times the body, plus two more bm25
+calls weighing the body alone and the section title alone, which tell a unit that holds the word
+from one that only sits under a heading holding it. Python combines the groups' rows and applies
+the policy: a hit's score is the weighted share of the query's groups it matches (so a unit
+matching every group comes first, as with AND, then units matching fewer, as with OR), where
+
+- a group's weight grows with the rarity of its words; filler words weigh little;
+- a match through a synonym counts ``SYNONYM_FACTOR``, a match only through the unit's own
+  section title ``OWN_TITLE_FACTOR`` and only through a title further up ``TRAIL_FACTOR``: the
+  sentence holding the word ranks above its siblings that only share the heading, and a hit
+  matched through its heading says so (``Hit.matched_heading``: the heading with the words marked)
+  — except under a section the query names ("fighting on"), whose units are what it asks for;
+- a unit defining the word (``Evade: …``, a table row named ``Bash``) counts ``LABEL_BONUS`` more,
+  twice that when the question asks what something is or means;
+- adjacent words found side by side ("hit location") add a bonus group;
+- a question asking for a quantity ("how many", "what die") favours units stating a number;
+- chapters come before the kit's supplement (``SUPPLEMENT_FACTOR`` on bm25, its prose
+  ``SUPPLEMENT_PROSE_FACTOR`` and its rows ``SUPPLEMENT_ROW_FACTOR`` overall) and a section title
+  (``TITLE_FACTOR``) below the text under it;
+- bm25 (squashed into [0, ``BM25_SHARE``)) breaks ties; with no ruleset selected, each ruleset's
+  best answer that is nearly as good as the top one is shown among the first hits, so one
+  ruleset's many matches for a synonym cannot bury another's one good answer.
+
+Snippets are cut from the text and escaped before ``<mark>`` goes in: the words marked are the
+rules' own forms of the matched stems (the ``words`` table), or FTS5's ``snippet()`` for text
+beyond ASCII. ``SearchResults.fts_query`` holds the equivalent FTS5 ``MATCH`` expression (every
+term quoted), usable in Datasette.
 """
 
 from __future__ import annotations
 
-from ruleslawyer.errors import RulesInputError
-
 import heapq
-import math
 import re
 import sqlite3
-import threading
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 
-from .db import connect
-from .words import HEADING_WEIGHT, WORD_RE, fold, porter_stems
-from .synonyms import COMMON, phrase_table
+from ruleslawyer.errors import RulesInputError
+
+from .query import Compiled, Group, Part, SearchData, compile_query_text
+from .words import HEADING_WEIGHT, STOPWORDS, TRAIL_WEIGHT, fold, normalize, query_tokens
 
 __all__ = ["Hit", "SearchResults", "compile_query", "search", "suggest", "complete", "HEADING_WEIGHT",
            "STOPWORDS"]
 
-MAX_TERMS = 32
-MAX_WORDS = 64
-MAX_CORRECTIONS = 4
 SNIPPET_TOKENS = 32
-#: Chapters (and house rules) rank ahead of supplements written for the kit: bm25 of a supplement
-#: unit is multiplied by this before ordering.
+#: Rows one part's ``MATCH`` returns at most (best bm25 first): bounds the work on a huge corpus.
+GROUP_ROWS = 2000
+
+#: Weights of the ranking policy (see the module docstring).
+LABEL_BONUS = 0.5
+BM25_SHARE = 0.25
+OWN_TITLE_FACTOR = 0.9
+TRAIL_FACTOR = 0.7
+TITLE_FACTOR = 0.8
+NUMBER_FACTOR = 1.25
 SUPPLEMENT_FACTOR = 0.8
+SUPPLEMENT_PROSE_FACTOR = 0.95
+SUPPLEMENT_ROW_FACTOR = 1.0
+#: With no ruleset selected, a ruleset's best hit scoring at least this share of the top score is
+#: moved up among the first hits.
+OTHER_RULESET_SHARE = 0.75
 
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‟": '"', "″": '"', "«": '"', "»": '"',
                          "‘": "'", "’": "'", "‚": "'", "‛": "'", "′": "'"})
-_PHRASE = re.compile(r'"([^"]*)"')
-_TOKEN = re.compile(r"[^\W_]+(?:['\-–][^\W_]+)*\*?", re.UNICODE)
-
-STOPWORDS = frozenset("""
-a an and are as at be by can could do does did for from had has have how i if in into is it its me my
-of on or so that the their them then there these they this to was we what when where which who
-whom why will with you your yours would should shall may might must am been being get gets got
-happens happen happened each many much any our us he she his her him someone something anything
-does doesnt don't dont cant can't i'm im ive i've there's theres tell explain rule rules one ones
-also just really whats hows whos wheres
-""".split())
-
-#: Ranking weights: a hit's score is the idf-weighted share of query groups it matches (a group
-#: matched by the term a unit defines — "Evade: …" for "evade" — counts LABEL_BONUS more), plus
-#: BM25_SHARE times its bm25 squashed into [0, 1) (b / (1 + b)).
-LABEL_BONUS = 0.5
-BM25_SHARE = 0.25
-#: A group matched only through a synonym or a spelling correction counts this much: a unit that
-#: uses the GM's own word ranks above one that only uses the book's word for it.
-SYNONYM_FACTOR = 0.6
-#: bm25 of a unit that is only a heading is multiplied by this: its section's text answers better.
-HEADING_FACTOR = 1.0
-#: The kit's own supplement prose (its notes on silent points, its explanations; not its table
-#: rows) is not where a rule defines a word, so it gets no LABEL_BONUS, and its whole score is
-#: multiplied by this: for the same match strength the chapters' rules come first.
-SUPPLEMENT_PROSE_FACTOR = 0.95
-
-_MARK = ("<mark>", "</mark>")
-#: What _escape(text, quote=True) does, without importing html (kept off the CLI's cold path).
-_ESCAPE = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"})
-
-
-def _escape(text: str) -> str:
-    return text.translate(_ESCAPE)
+_START, _END = "\ue000", "\ue001"  # never in stored text (the build strips them)
 
 
 @dataclass(frozen=True)
@@ -95,13 +83,16 @@ class Hit:
         breadcrumb: ``Mastery › Combat › Death › Fighting On ¶2``.
         snippet: HTML: the escaped text around the match with ``<mark>`` around matched terms.
         text: the unit's full text (plain, unescaped).
-        score: relevance, higher is better: the idf-weighted share of the query's words (or
-            synonym groups) the unit matches, a bonus where the unit defines the word
-            (``Evade: …``), plus a quarter of its bm25 squashed into [0, 1).
+        score: relevance, higher is better: the weighted share of the query's words (or synonym
+            groups) the unit matches, a bonus where the unit defines the word (``Evade: …``),
+            plus its bm25 squashed into [0, 0.25).
         kind: ``heading``, ``paragraph``, ``item`` or ``row``.
         section: the section id the unit belongs to.
         matched_via: how a GM's word reached the book's: ``synonym: HP → health``,
             ``spelling: flankng → flanking`` (empty when the words matched as typed).
+        matched_heading: HTML, empty unless some of the query's words match the unit only through
+            its section heading: then the heading trail (``Death › <mark>Fighting</mark> On``),
+            escaped, with those words marked.
     """
 
     id: str
@@ -113,6 +104,7 @@ class Hit:
     kind: str
     section: str
     matched_via: tuple[str, ...] = ()
+    matched_heading: str = ""
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -164,527 +156,299 @@ class SearchResults:
         """The hits as a pandas DataFrame (columns: id, ruleset, breadcrumb, text, score, ...)."""
         import pandas as pd
 
-        columns = ["id", "ruleset", "breadcrumb", "text", "score", "kind", "section", "snippet", "matched_via"]
+        columns = ["id", "ruleset", "breadcrumb", "text", "score", "kind", "section", "snippet", "matched_via",
+                   "matched_heading"]
         rows = [{**h.to_dict(), "matched_via": "; ".join(h.matched_via)} for h in self.hits]
         return pd.DataFrame(rows, columns=columns)
 
 
 # --------------------------------------------------------------------------------------------
-# What the database knows, read once per connection
+# The database's search data, kept on its rules handle
 
 
-class _Index:
-    """Per-database search data, read from the build's precomputed tables.
+def _handle(db, rules):
+    from .handle import resolve_rules
 
-    At first use it reads only the word → stem map, the per-unit figures (length, ruleset, kind)
-    and which units define which terms; a term's postings are read by key when a query first uses
-    it, and a unit's text when it is first shown. All of it is kept for the connection's life.
-    """
-
-    def __init__(self, conn: sqlite3.Connection):
-        import json
-
-        self.key = id(conn)
-        self.conn = conn
-        self.stems: dict[str, str] = dict(conn.execute("SELECT word, stem FROM stems"))
-        data = json.loads(conn.execute("SELECT value FROM search_index WHERE key = 'units'").fetchone()[0])
-        self.rulesets: tuple[str, ...] = tuple(data["rulesets"])
-        self.doclen: dict[int, int] = {}
-        self.unit_ruleset: dict[int, str] = {}
-        self.factor: dict[int, float] = {}
-        for rowid, n, rs, supplement, heading in data["rows"]:
-            self.doclen[rowid] = n
-            self.unit_ruleset[rowid] = self.rulesets[rs]
-            self.factor[rowid] = (SUPPLEMENT_FACTOR if supplement else 1.0) * (HEADING_FACTOR if heading else 1.0)
-        self.doc_count = len(self.doclen) or 1
-        self.avgdl = (sum(self.doclen.values()) / self.doc_count) or 1.0
-        self._raw: dict[str, list] = {}
-        self._vocab: list[str] | None = None
-        self.units: dict[int, tuple] = {}
-        self.tokens: dict[int, tuple] = {}
-        self._seq: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
-        self._post: dict[tuple, dict[int, float]] = {}
-        self._scoped: dict[tuple, dict[int, float]] = {}
-        self._defining: dict[tuple, tuple[set[int], dict]] = {}
-        labels: dict[int, set[str]] = {}
-        for key, rowid in conn.execute(
-                "SELECT g.key, u.rowid FROM glossary g JOIN units u ON u.id = g.unit_id "
-                "WHERE g.style IN ('label', 'sentence')"):
-            labels.setdefault(rowid, set()).update(self.stems.get(w, w) for w in key.split())
-        #: rowid -> SUPPLEMENT_PROSE_FACTOR for supplement units that are not table rows.
-        self.prose_factor: dict[int, float] = dict.fromkeys(
-            (r for (r,) in conn.execute(
-                "SELECT u.rowid FROM units u JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter "
-                "WHERE c.kind = 'supplement' AND u.kind != 'row'")), SUPPLEMENT_PROSE_FACTOR)
-        for r in self.prose_factor:
-            labels.pop(r, None)
-        self.labels: dict[int, frozenset[str]] = {k: frozenset(v) for k, v in labels.items()}
-
-    def raw(self, stem: str) -> list:
-        """``[[rowid, hits in heading, hits in text], ...]`` for a stem (empty if no unit has it)."""
-        got = self._raw.get(stem)
-        if got is None:
-            import json
-
-            row = self.conn.execute("SELECT units FROM postings WHERE stem = ?", (stem,)).fetchone()
-            got = json.loads(row[0]) if row else []
-            self._raw[stem] = got
-        return got
-
-    def stems_with_prefix(self, prefix: str, n: int = 500) -> list[str]:
-        rows = self.conn.execute("SELECT stem FROM postings WHERE stem >= ? AND stem < ? ORDER BY stem LIMIT ?",
-                                 (prefix, prefix + "\uffff", n))
-        return [r[0] for r in rows]
-
-    def load_units(self, rowids) -> None:
-        """Read the text and metadata of these units (those not read yet)."""
-        missing = [r for r in rowids if r not in self.units]
-        for k in range(0, len(missing), 500):
-            chunk = missing[k:k + 500]
-            for rowid, uid, ruleset, crumb, text, kind, section, heading in self.conn.execute(
-                    "SELECT rowid, id, ruleset, breadcrumb, text, kind, section, heading FROM units "
-                    f"WHERE rowid IN ({','.join('?' * len(chunk))})", chunk):
-                self.units[rowid] = (uid, ruleset, crumb, text, kind, section, self.factor[rowid], heading)
-
-    @property
-    def vocab(self) -> list[str]:
-        """Unstemmed vocabulary words (for "did you mean"), sorted."""
-        if self._vocab is None:
-            self._vocab = sorted(r[0] for r in self.conn.execute("SELECT term FROM vocab WHERE term GLOB '[a-z]*'"))
-        return self._vocab
-
-    def _bm25(self, n: int, counts: dict[int, tuple[int, int]]) -> dict[int, float]:
-        """FTS5's bm25 contribution of one phrase in each unit (k1 1.2, b 0.75, heading weighted)."""
-        idf = math.log((self.doc_count - n + 0.5) / (n + 0.5))
-        if idf <= 0:
-            idf = 1e-6
-        k1, b, avgdl, doclen = 1.2, 0.75, self.avgdl, self.doclen
-        out: dict[int, float] = {}
-        for rowid, (h, t) in counts.items():
-            tf = HEADING_WEIGHT * h + t
-            out[rowid] = idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * doclen[rowid] / avgdl))
-        return out
-
-    def scoped(self, alt: "_Alt", scope: str | None) -> dict[int, float]:
-        """:meth:`postings` restricted to one ruleset's units (kept per term and ruleset)."""
-        post = self.postings(alt)
-        if scope is None:
-            return post
-        key = (alt.stems, alt.prefix, scope)
-        got = self._scoped.get(key)
-        if got is None:
-            ur = self.unit_ruleset
-            got = self._scoped[key] = {r: c for r, c in post.items() if ur[r] == scope}
-        return got
-
-    def defining(self, alt: "_Alt", post: dict[int, float]) -> set[int]:
-        """The units in ``post`` whose defined term holds every word of ``alt``."""
-        key = (alt.stems, alt.prefix, id(post))
-        got = self._defining.get(key)
-        if got is None:
-            labels = self.labels
-            got = {r for r in labels.keys() & post.keys() if alt.stems and labels[r].issuperset(alt.stems)}
-            self._defining[key] = (got, post)
-            return got
-        return got[0]
-
-    def seq(self, rowid: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """The stems of a unit's heading trail and of its text, in order."""
-        got = self._seq.get(rowid)
-        if got is None:
-            if rowid not in self.units:
-                self.load_units([rowid])
-            u, st = self.units[rowid], self.stems
-            got = (tuple(st.get(w, w) for w in map(fold, WORD_RE.findall(u[7]))),
-                   tuple(st.get(w, w) for w in map(fold, WORD_RE.findall(u[3]))))
-            self._seq[rowid] = got
-        return got
-
-    def postings(self, alt: "_Alt") -> dict[int, float]:
-        """``{rowid: bm25 contribution}`` of the units an alternative matches (kept per term)."""
-        key = (alt.stems, alt.prefix)
-        got = self._post.get(key)
-        if got is not None:
-            return got
-        if alt.prefix is None and len(alt.stems) == 1:
-            rows = self.raw(alt.stems[0])
-            got = self._bm25(len(rows), {r: (h, t) for r, h, t in rows})
-        else:
-            last = set(self.stems_with_prefix(alt.prefix)) if alt.prefix is not None else None
-            sets = [{r for r, _, _ in self.raw(s)} for s in alt.stems]
-            if last is not None:
-                sets.append({r for s in last for r, _, _ in self.raw(s)})
-            cands = set.intersection(*sets) if sets else set()
-            self.load_units(cands)
-            counts: dict[int, tuple[int, int]] = {}
-            n = len(alt.stems)
-            for r in cands:
-                found = []
-                for part in self.seq(r):
-                    c = 0
-                    for i in range(len(part) - n + 1):
-                        if part[i:i + n] == alt.stems and (
-                                last is None or (i + n < len(part) and part[i + n] in last)):
-                            c += 1
-                    found.append(c)
-                if found[0] or found[1]:
-                    counts[r] = (found[0], found[1])
-            got = self._bm25(len(counts), counts)
-        self._post[key] = got
-        return got
-
-    def unit_tokens(self, rowid: int) -> tuple[str, tuple, dict[str, tuple[int, ...]]]:
-        """``(escaped text, ((start, end, stem, word), ...), {stem: token positions})``.
-
-        Offsets are into the escaped text, so a snippet is cut from it without escaping again.
-        Computed once per unit and kept.
-        """
-        cached = self.tokens.get(rowid)
-        if cached is not None:
-            return cached
-        if rowid not in self.units:
-            self.load_units([rowid])
-        text = self.units[rowid][3]
-        pieces: list[str] = []
-        toks: list[tuple[int, int, str, str]] = []
-        where: dict[str, list[int]] = {}
-        pos = 0
-        length = 0
-        for m in WORD_RE.finditer(text):
-            before = _escape(text[pos:m.start()])
-            word = _escape(m.group())
-            pieces.append(before)
-            length += len(before)
-            folded = fold(m.group())
-            stem = self.stems.get(folded, folded)
-            where.setdefault(stem, []).append(len(toks))
-            toks.append((length, length + len(word), stem, folded))
-            pieces.append(word)
-            length += len(word)
-            pos = m.end()
-        pieces.append(_escape(text[pos:]))
-        cached = ("".join(pieces), tuple(toks), {k: tuple(v) for k, v in where.items()})
-        self.tokens[rowid] = cached
-        return cached
-
-    def stem(self, word: str) -> str:
-        folded = fold(word)
-        s = self.stems.get(folded)
-        return s if s is not None else _stem_unknown(folded)
-
-    def idf(self, stem: str) -> float:
-        return math.log(1.0 + self.doc_count / (1.0 + len(self.raw(stem))))
+    return resolve_rules(rules if rules is not None else db)
 
 
-@lru_cache(maxsize=4096)
-def _stem_unknown(folded: str) -> str:
-    return porter_stems([folded]).get(folded, folded)
+def _data(handle) -> tuple[sqlite3.Connection, SearchData]:
+    conn = handle.connection()
+    return conn, handle.cached("search", lambda: SearchData(conn))
 
 
-_INDEXES: dict[int, tuple[sqlite3.Connection, _Index]] = {}
-_INDEX_LOCK = threading.Lock()
-
-
-def _index(conn: sqlite3.Connection) -> _Index:
-    entry = _INDEXES.get(id(conn))
-    if entry is not None and entry[0] is conn:
-        return entry[1]
-    with _INDEX_LOCK:
-        if len(_INDEXES) > 16:
-            _INDEXES.clear()
-        _compiled_cached.cache_clear()  # a new index may reuse an old connection's id
-        idx = _Index(conn)
-        _INDEXES[id(conn)] = (conn, idx)
-        return idx
-
-
-# --------------------------------------------------------------------------------------------
-# Compiling a query
-
-
-@dataclass(frozen=True)
-class _Alt:
-    fts: str                      # quoted FTS5 phrase, maybe with a trailing *
-    stems: tuple[str, ...]        # stems that must all be in a unit for it to match
-    prefix: str | None            # folded prefix for a prefix term
-    ruleset: str | None           # synonym scope: None = every ruleset
-    note: str                     # "" for the words as typed, else "synonym: a → b"
-
-
-@dataclass(frozen=True)
-class _Group:
-    alts: tuple[_Alt, ...]        # the words as typed first, then synonyms / corrections
-    weight: float                 # idf of the group's rarest word
-
-
-def _quote(term: str) -> str:
-    return '"' + term.replace('"', '""') + '"'
-
-
-def _alt(words: list[str], idx: _Index, *, prefix: bool = False, ruleset: str | None = None,
-         note: str = "") -> _Alt | None:
-    parts = [p for w in words for p in WORD_RE.findall(fold(w))]
-    if not parts:
-        return None
-    fts = _quote(" ".join(parts)) + ("*" if prefix else "")
-    if prefix:
-        return _Alt(fts, tuple(idx.stem(p) for p in parts[:-1]), parts[-1], ruleset, note)
-    return _Alt(fts, tuple(idx.stem(p) for p in parts), None, ruleset, note)
-
-
-def _group(alts: list[_Alt | None], idx: _Index) -> _Group | None:
-    seen: dict[str, _Alt] = {}
-    for a in alts:
-        if a is not None and (a.fts, a.ruleset) not in {(b.fts, b.ruleset) for b in seen.values()}:
-            seen[f"{a.fts}|{a.ruleset}"] = a
-    if not seen:
-        return None
-    alts_t = tuple(seen.values())
-    weight = max([max((idx.idf(s) for s in a.stems), default=1.0) for a in alts_t] + [0.1])
-    return _Group(alts_t, weight)
-
-
-def _synonym_tables(ruleset: str | None, idx: _Index) -> tuple[tuple[str | None, dict, dict], ...]:
-    cache = idx.__dict__.setdefault("_syn_tables", {})
-    got = cache.get(ruleset)
+def _compiled(query: str, ruleset: str | None, conn: sqlite3.Connection, data: SearchData) -> Compiled:
+    """The compiled query, kept per query text and ruleset like a prepared statement (not the results)."""
+    if len(query) > 500:
+        return compile_query_text(query, conn, data, ruleset)
+    key = (query, ruleset)
+    got = data.compiled.get(key)
     if got is None:
-        got = cache[ruleset] = _synonym_tables_for(ruleset, idx.rulesets, idx.stems)
+        if len(data.compiled) >= 512:
+            data.compiled.clear()
+        got = data.compiled[key] = compile_query_text(query, conn, data, ruleset)
     return got
 
 
-def _stop(word: str) -> bool:
-    return word in STOPWORDS or word.replace(" ", "") in STOPWORDS
-
-
-def _synonym_tables_for(ruleset: str | None, rulesets: tuple[str, ...],
-                        known: dict[str, str]) -> tuple[tuple[str | None, dict, dict], ...]:
-    """``(scope, by full stems, by content stems)`` per synonym scope.
-
-    Keys are tuples of Porter stems, so "attacks of opportunity" finds the entry for "attack of
-    opportunity". The second mapping drops question words from keys of two or more content words
-    ("order of phases" also matches "order of the phases").
-    """
-    if ruleset is not None:
-        scoped = [(None, phrase_table(ruleset))]
-    else:
-        # Common synonyms apply everywhere; each ruleset's own only to its own units.
-        common = phrase_table(COMMON)
-        scoped = [(None, common)]
-        for r in rulesets:
-            own = {k: tuple(p for p in v if p not in common.get(k, ())) for k, v in phrase_table(r).items()}
-            scoped.append((r, {k: v for k, v in own.items() if v}))
-    words = {w for _, table in scoped for key in table for w in key}
-    stem = {w: known[w] for w in words if w in known}
-    stem.update(porter_stems(words - stem.keys()))
-    out = []
-    for scope, table in scoped:
-        full: dict[tuple[str, ...], tuple[str, ...]] = {}
-        content: dict[tuple[str, ...], tuple[str, ...]] = {}
-        for key, phrases in table.items():
-            full[tuple(stem.get(w, w) for w in key)] = phrases
-            kept = [w for w in key if not _stop(w)]
-            if len(kept) >= 2 or (kept and len(kept) == len(key)):
-                content[tuple(stem.get(w, w) for w in kept)] = phrases
-        out.append((scope, full, content))
-    return tuple(out)
-
-
-def _near_words(word: str, idx: _Index, spread: int) -> list[str]:
-    """Vocabulary words of about the same length (±``spread``): the only ones difflib could rate close."""
-    by_len = idx.__dict__.get("_vocab_by_len")
-    if by_len is None:
-        by_len = {}
-        for w in idx.vocab:
-            by_len.setdefault(len(w), []).append(w)
-        idx._vocab_by_len = by_len
-    return [w for n in range(len(word) - spread, len(word) + spread + 1) for w in by_len.get(n, ())]
-
-
-def _correct(word: str, idx: _Index) -> str | None:
-    """The closest vocabulary word to a word the rules never use (None if nothing is close).
-
-    Same first letter, at most two letters longer or shorter, difflib ratio ≥ 0.84.
-    """
-    cache = idx.__dict__.setdefault("_corrections", {})
-    if word in cache:
-        return cache[word]
-    near = [w for w in _near_words(word, idx, 2) if w[0] == word[0]]
-    import difflib
-
-    fix = next((c for c in difflib.get_close_matches(word, near, n=3, cutoff=0.84) if c not in STOPWORDS), None)
-    if len(cache) < 4096:
-        cache[word] = fix
-    return fix
-
-
-def _compile(query: str, idx: _Index, ruleset: str | None) -> tuple[list[_Group], list[str]]:
-    """Groups of alternatives for a query, and the notes of every synonym/correction used."""
-    text = (query or "").translate(_QUOTES)
-    groups: list[_Group] = []
-    notes: list[str] = []
-
-    phrase_words: list[list[str]] = []
-
-    def take(match: re.Match) -> str:
-        words = [w.rstrip("*") for w in _TOKEN.findall(match.group(1))]
-        words = [w for w in words if w]
-        if words:
-            phrase_words.append(words)
-        return " "
-
-    rest = _PHRASE.sub(take, text[:20000])
-    for words in phrase_words[:MAX_TERMS]:
-        g = _group([_alt(words, idx)], idx)
-        if g:
-            groups.append(g)
-
-    raw = _TOKEN.findall(rest)[:MAX_WORDS]
-    toks = [(t.rstrip("*"), t.endswith("*")) for t in raw if t.rstrip("*")]
-    folded = [" ".join(WORD_RE.findall(fold(t))) for t, _ in toks]
-    stemmed = [" ".join(idx.stem(w) for w in f.split()) for f in folded]
-    tables = _synonym_tables(ruleset, idx)
-    used = [False] * len(toks)
-    pending: list[tuple[int, _Group]] = []
-    content_pos = [i for i, f in enumerate(folded) if not _stop(f)]
-
-    def try_span(positions: list[int], which: int) -> None:
-        # Longest GM phrase first, then shorter ones; a word belongs to one synonym at most.
-        for n in range(5, 0, -1):
-            for k in range(0, len(positions) - n + 1):
-                span = positions[k:k + n]
-                if any(used[i] or toks[i][1] for i in span):
-                    continue
-                key = tuple(" ".join(stemmed[i] for i in span).split())
-                typed = " ".join(toks[i][0] for i in range(span[0], span[-1] + 1))
-                alts: list[_Alt | None] = []
-                for scope, *maps in tables:
-                    for phrase in maps[which].get(key, ()):
-                        alts.append(_alt(phrase.split(), idx, ruleset=scope, note=f"synonym: {typed} → {phrase}"))
-                if not any(alts):
-                    continue
-                words = [folded[i] for i in span if not _stop(folded[i])]
-                if words:
-                    alts.insert(0, _alt(words, idx))
-                g = _group(alts, idx)
-                if g:
-                    for i in range(span[0], span[-1] + 1):
-                        used[i] = True
-                    pending.append((span[0], g))
-
-    try_span(list(range(len(toks))), 0)
-    try_span([i for i in content_pos if not used[i]], 1)
-    singles: list[tuple[int, _Group]] = []
-    corrections = 0
-    for i, (tok, prefix) in enumerate(toks):
-        if used[i]:
-            continue
-        low = folded[i]
-        if not prefix and _stop(low):
-            continue
-        words = tok.replace("–", "-").split()
-        alts = [_alt(words, idx, prefix=prefix)]
-        a = alts[0]
-        if (a is not None and not prefix and len(a.stems) == 1 and not idx.raw(a.stems[0])
-                and len(low) >= 4 and low.isalpha() and corrections < MAX_CORRECTIONS):
-            corrections += 1
-            fix = _correct(low, idx)
-            if fix:
-                alts.append(_alt([fix], idx, note=f"spelling: {tok} → {fix}"))
-        g = _group(alts, idx)
-        if g:
-            singles.append((i, g))
-    if not phrase_words and not pending and not singles:
-        # Only stopwords (e.g. "AND", "the"): search them as typed rather than nothing.
-        for i, (tok, prefix) in enumerate(toks):
-            g = _group([_alt(tok.split(), idx, prefix=prefix)], idx)
-            if g:
-                singles.append((i, g))
-    groups += [g for _, g in sorted(pending + singles, key=lambda p: p[0])]
-    # Keep the FTS expression bounded: at most MAX_TERMS alternatives in all.
-    budget, kept = MAX_TERMS, []
-    for g in groups:
-        if budget <= 0:
-            break
-        alts = g.alts[:budget]
-        budget -= len(alts)
-        kept.append(g if len(alts) == len(g.alts) else _group(list(alts), idx))
-    for g in kept:
-        for a in g.alts:
-            if a.note and a.note not in notes:
-                notes.append(a.note)
-    return kept, notes
-
-
-@lru_cache(maxsize=512)
-def _compiled_cached(query: str, ruleset: str | None, key: int) -> tuple[tuple[_Group, ...], tuple[str, ...]]:
-    idx = _INDEXES[key][1]
-    groups, notes = _compile(query, idx, ruleset)
-    return tuple(groups), tuple(notes)
-
-
-def _compiled(query: str, ruleset: str | None, idx: _Index) -> tuple[tuple[_Group, ...], tuple[str, ...]]:
-    """:func:`_compile`, memoised per query text like a prepared-statement cache (not the results)."""
-    if len(query) > 500:
-        groups, notes = _compile(query, idx, ruleset)
-        return tuple(groups), tuple(notes)
-    return _compiled_cached(query, ruleset, idx.key)
-
-
-def _fts(groups) -> str:
-    seen: list[str] = []
-    for g in groups:
-        for a in g.alts:
-            if a.fts not in seen:
-                seen.append(a.fts)
-    return " OR ".join(seen)
+def _fts(groups: tuple[Group, ...]) -> str:
+    return " OR ".join(dict.fromkeys(a.fts for g in groups if not g.bonus for p in g.parts for a in p.alts))
 
 
 def compile_query(query: str, *, db=None, rules=None) -> tuple[str, str]:
     """Return ``(all_groups, any_group)`` FTS5 expressions for a user query (``""`` if nothing to search).
 
-    ``all_groups`` requires every group (``AND``); ``any_group`` is what :func:`search` runs.
-    Uses the default database for stems and spelling.
+    ``all_groups`` requires every group (``AND``); ``any_group`` is every alternative OR-ed, the
+    expression :attr:`SearchResults.fts_query` shows. Uses the default database for stems and spelling.
     """
-    idx = _index(connect(rules or db))
-    groups, _ = _compile(query or "", idx, None)
+    conn, data = _data(_handle(db, rules))
+    groups = tuple(g for g in compile_query_text(query or "", conn, data, None).groups if not g.bonus)
     if not groups:
         return "", ""
-    ors = ["(" + " OR ".join(a.fts for a in g.alts) + ")" if len(g.alts) > 1 else g.alts[0].fts for g in groups]
+    ors = []
+    for g in groups:
+        alts = [a.fts for p in g.parts for a in p.alts]
+        ors.append("(" + " OR ".join(alts) + ")" if len(alts) > 1 else alts[0])
     return " AND ".join(ors), _fts(groups)
 
 
 # --------------------------------------------------------------------------------------------
-# Searching
+# Ranking
+
+_GROUP_SQL = ("SELECT units_fts.rowid, bm25(units_fts, {h}, 1.0, {t}), bm25(units_fts, 0.0, 1.0, 0.0), "
+              "bm25(units_fts, 1.0, 0.0, 0.0), s.ruleset, s.kind, s.title, s.number "
+              "FROM units_fts CROSS JOIN search_units s ON s.rowid = units_fts.rowid "
+              "WHERE units_fts MATCH ?{filter}{order}")
+_SQL = {(one, big): _GROUP_SQL.format(h=HEADING_WEIGHT, t=TRAIL_WEIGHT, filter=" AND s.ruleset = ?" if one else "",
+                                      order=f" ORDER BY 2 LIMIT {GROUP_ROWS}" if big else "")
+        for one in (False, True) for big in (False, True)}
 
 
-def _snippet(idx: _Index, rowid: int, marks: set[str], prefixes: tuple[str, ...]) -> str:
-    """The unit's escaped text (at most SNIPPET_TOKENS words around the first match) with
-    ``<mark>`` around every word whose stem is in ``marks`` or that starts with a prefix."""
-    escaped, toks, where = idx.unit_tokens(rowid)
-    hits = [k for m in marks.intersection(where) for k in where[m]]
-    if prefixes:
-        hits += [k for k, t in enumerate(toks)
-                 if t[2] not in marks and any(t[3].startswith(p) or t[2].startswith(p) for p in prefixes)]
-    if len(hits) > 1:
-        hits.sort()
-    n = len(toks)
-    if n <= SNIPPET_TOKENS:
-        lo, hi, pos, end, out = 0, n, 0, len(escaped), []
-    else:
-        lo = max(0, min((hits[0] if hits else 0) - 4, n - SNIPPET_TOKENS))
-        hi = lo + SNIPPET_TOKENS
-        pos = toks[lo][0]
-        end = len(escaped) if hi >= n else toks[hi - 1][1]
-        out = ["…"] if lo else []
-    for k in hits:
-        if lo <= k < hi:
-            s, e = toks[k][0], toks[k][1]
-            out += (escaped[pos:s], "<mark>", escaped[s:e], "</mark>")
-            pos = e
-    out.append(escaped[pos:end])
-    if hi < n:
+class _Unit:
+    """A candidate's running totals while the groups' rows are combined."""
+
+    __slots__ = ("cover", "bm", "ruleset", "kind", "title", "number", "heading_only", "via")
+
+    def __init__(self, ruleset: str, kind: int, title: int, number: int):
+        self.cover = 0.0
+        self.bm = 0.0
+        self.ruleset, self.kind, self.title, self.number = ruleset, kind, title, number
+        self.heading_only = False
+        self.via: list[Part] = []
+
+
+def _run_group(conn: sqlite3.Connection, g: Group, ruleset: str | None, big: bool, label_bonus: float,
+               units: dict[int, _Unit], named: tuple[tuple[int, int], ...]) -> None:
+    """Run a group's ``MATCH``es and add its share to each unit it matches (the best part counts).
+
+    A match only through the unit's section title counts ``OWN_TITLE_FACTOR``, only through a title
+    above it ``TRAIL_FACTOR`` — except under a section the query names (``named``: rowid runs).
+    """
+    best: dict[int, tuple[float, float, bool, Part]] = {}
+    for p in g.parts:
+        scope = ruleset if ruleset is not None else p.scope
+        rows = conn.execute(_SQL[scope is not None, big], (p.fts, scope) if scope is not None else (p.fts,))
+        for rowid, b, body, own, rs, kind, title, number in rows:
+            value = p.factor
+            if body < 0.0:
+                pass
+            elif named and any(lo <= rowid <= hi for lo, hi in named):
+                pass
+            else:
+                value *= OWN_TITLE_FACTOR if own < 0.0 else TRAIL_FACTOR
+            if rowid in p.defining:
+                value *= 1.0 + label_bonus
+            got = best.get(rowid)
+            if got is None:
+                if rowid not in units:
+                    if g.bonus:
+                        continue
+                    units[rowid] = _Unit(rs, kind, title, number)
+                best[rowid] = (value, -b, body < 0.0, p)
+            elif value > got[0]:
+                best[rowid] = (value, max(got[1], -b), body < 0.0 or got[2], p)
+            elif body < 0.0 and not got[2]:
+                best[rowid] = (got[0], max(got[1], -b), True, got[3])
+    _add(g, best, units)
+
+
+def _add(g: Group, best: dict[int, tuple[float, float, bool, Part]], units: dict[int, _Unit]) -> None:
+    w = g.weight
+    for rowid, (value, b, in_body, p) in best.items():
+        u = units[rowid]
+        u.cover += w * value
+        u.bm += b
+        if not in_body and not g.bonus:
+            u.heading_only = True
+        if p.factor < 1.0 or any(a.note for a in p.alts):
+            u.via.append(p)
+
+
+def _score(u: _Unit, total: float, quantity: bool) -> float:
+    b = u.bm * (SUPPLEMENT_FACTOR if u.kind else 1.0)
+    return _factor(u, u.cover / total + BM25_SHARE * b / (1.0 + b), quantity)
+
+
+def _factor(u: _Unit, score: float, quantity: bool, title: bool = True) -> float:
+    if u.kind == 2:
+        score *= SUPPLEMENT_PROSE_FACTOR
+    elif u.kind == 1:
+        score *= SUPPLEMENT_ROW_FACTOR
+    if u.title and title:
+        score *= TITLE_FACTOR
+    if quantity and u.number:
+        score *= NUMBER_FACTOR
+    return score
+
+
+def _named_score(u: _Unit, rowid: int, lo: int, hi: int, total: float, quantity: bool) -> float:
+    """A unit of a section the query names: read in order, its heading first (document order
+    stands in for bm25)."""
+    return _factor(u, u.cover / total + BM25_SHARE * (1.0 - (rowid - lo) / (hi - lo + 1)), quantity, rowid != lo)
+
+
+def _rank(units: dict[int, _Unit], compiled: Compiled, ruleset: str | None, limit: int) -> list[tuple[float, int]]:
+    """The best ``limit`` units as ``(score, rowid)``, best first (document order breaks ties); with
+    no ruleset selected, each other ruleset's best hit close to the top one is moved up."""
+    total = sum(g.weight for g in compiled.groups if not g.bonus) or 1.0
+    scored = [(_score(u, total, compiled.quantity), -r) for r, u in units.items()]
+    if compiled.sections:
+        named = {r: (lo, hi) for lo, hi in compiled.sections for r in range(lo, hi + 1) if r in units}
+        scored = [(_named_score(units[-r], -r, *named[-r], total, compiled.quantity) if -r in named else s, r)
+                  for s, r in scored]
+    ranked = [(s, -r) for s, r in heapq.nlargest(limit, scored)]
+    if ruleset is not None or not ranked:
+        return ranked
+    best: dict[str, tuple[float, int]] = {}
+    for s, r in heapq.nlargest(limit * 4, scored):
+        best.setdefault(units[-r].ruleset, (s, -r))
+    lead = ranked[0][0]
+    moved = sorted((v for v in best.values() if v[0] >= OTHER_RULESET_SHARE * lead), reverse=True)
+    if len(moved) < 2:
+        return ranked
+    return (moved + [x for x in ranked if x not in moved])[:limit]
+
+
+# --------------------------------------------------------------------------------------------
+# Hits: text, snippet, marks
+
+_HIT_SQL = ("SELECT rowid, id, ruleset, breadcrumb, text, kind, section, body, heading, trail FROM units "
+            "WHERE rowid IN (SELECT value FROM json_each(?))")
+_FTS_HIT_SQL = ("SELECT rowid, snippet(units_fts, 1, '\ue000', '\ue001', '…', "
+                f"{SNIPPET_TOKENS}), highlight(units_fts, 0, '\ue000', '\ue001'), "
+                "highlight(units_fts, 2, '\ue000', '\ue001') FROM units_fts "
+                "WHERE units_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))")
+_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def _escape(text: str) -> str:
+    """``text`` escaped for HTML (what ``html.escape(text, quote=True)`` does, without importing html),
+    with the FTS5 markers turned into ``<mark>``."""
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+            .replace("'", "&#x27;").replace(_START, "<mark>").replace(_END, "</mark>"))
+
+
+def _pattern(words, prefixes) -> re.Pattern | None:
+    """Whole ASCII words (any case) in ``words``, or starting with one of ``prefixes``."""
+    terms = sorted({re.escape(w) for w in words}, key=len, reverse=True)
+    terms += [re.escape(p) + "[A-Za-z0-9]*" for p in sorted(set(prefixes))]
+    if not terms:
+        return None
+    return re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(terms) + r")(?![A-Za-z0-9])", re.IGNORECASE)
+
+
+def _patterns(conn: sqlite3.Connection, data: SearchData, compiled: Compiled, ruleset: str) -> dict:
+    """What marks a hit of ``ruleset``: one pattern for every alternative that applies to it, and one
+    per alternative (which synonym matched), built from the rules' own forms of the stems."""
+    got = compiled.cache.get(ruleset)
+    if got is None:
+        alts = [a for g in compiled.groups if not g.bonus for p in g.parts for a in p.alts
+                if a.scope in (None, ruleset)]
+        forms = data.forms(conn, {s for a in alts for s in a.stems})
+        each = {}
+        for a in alts:
+            words = [w for s in a.stems for w in forms.get(s, [s])]
+            each[a] = _pattern(words, [a.prefix] if a.prefix else [])
+        words = [w for a in alts for s in a.stems for w in forms.get(s, [s])]
+        got = compiled.cache[ruleset] = {"all": _pattern(words, [a.prefix for a in alts if a.prefix]), "each": each}
+    return got
+
+
+def _mark(text: str, pattern: re.Pattern | None, window: int = 0) -> str:
+    """``text`` escaped, every match of ``pattern`` in ``<mark>``; with ``window``, at most that many
+    words around the first match (``…`` where cut)."""
+    matches = list(pattern.finditer(text)) if pattern is not None else []
+    start, end, out = 0, len(text), []
+    if window and len(text) > window * 4:
+        toks = list(_WORD.finditer(text))
+        if len(toks) > window:
+            first = next((k for k, t in enumerate(toks) if matches and t.end() > matches[0].start()), 0)
+            lo = max(0, min(first - 4, len(toks) - window))
+            hi = lo + window
+            start = toks[lo].start()
+            end = len(text) if hi >= len(toks) else toks[hi - 1].end()
+            out = ["…"] if lo else []
+    pos = start
+    for m in matches:
+        if m.start() >= start and m.end() <= end:
+            out += (_escape(text[pos:m.start()]), "<mark>", _escape(m.group()), "</mark>")
+            pos = m.end()
+    out.append(_escape(text[pos:end]))
+    if end < len(text):
         out.append("…")
     return "".join(out)
+
+
+def _heading(trail: str, heading: str) -> str:
+    return f"{trail} › {heading}" if trail else heading
+
+
+def _hits(conn: sqlite3.Connection, data: SearchData, ranked: list[tuple[float, int]], units: dict[int, _Unit],
+          compiled: Compiled) -> list[Hit]:
+    """The hits for ranked rowids: text and breadcrumb, the snippet and the heading with their marks."""
+    import json
+
+    rows = {r[0]: r for r in conn.execute(_HIT_SQL, (json.dumps([r for _s, r in ranked]),))}
+    beyond = [r for r, row in rows.items() if not (row[7].isascii() and row[8].isascii() and row[9].isascii())]
+    fts = _fts_marks(conn, compiled, beyond, units) if beyond else {}
+    hits = []
+    for score, r in ranked:
+        _r, uid, rs, crumb, text, kind, section, body, heading, trail = rows[r]
+        u = units[r]
+        if r in fts:
+            snippet, marked = fts[r]
+            via = tuple(dict.fromkeys(a.note for p in u.via for a in p.alts if a.note and _has(conn, a.fts, r)))
+        else:
+            pats = _patterns(conn, data, compiled, rs)
+            snippet = _mark(body, pats["all"], SNIPPET_TOKENS)
+            marked = _mark(_heading(trail, heading), pats["all"]) if u.heading_only else ""
+            where = f"{body}\n{heading}\n{trail}"
+            via = tuple(dict.fromkeys(a.note for p in u.via for a in p.alts
+                                      if a.note and (pat := pats["each"].get(a)) is not None and pat.search(where)))
+        hits.append(Hit(uid, rs, crumb, snippet, text, round(score, 6), kind, section, via, marked))
+    return hits
+
+
+def _fts_marks(conn: sqlite3.Connection, compiled: Compiled, rowids: list[int],
+               units: dict[int, _Unit]) -> dict[int, tuple[str, str]]:
+    """``{rowid: (snippet, marked heading)}`` from FTS5's snippet() and highlight(), for text beyond ASCII."""
+    import json
+
+    out: dict[int, tuple[str, str]] = {}
+    for rs in sorted({units[r].ruleset for r in rowids}):
+        ids = [r for r in rowids if units[r].ruleset == rs]
+        expr = " OR ".join(dict.fromkeys(a.fts for g in compiled.groups for p in g.parts for a in p.alts
+                                         if a.scope in (None, rs)))
+        for r, snippet, heading, trail in conn.execute(_FTS_HIT_SQL, (expr, json.dumps(ids))):
+            out[r] = (_escape(snippet), _escape(_heading(trail, heading)) if units[r].heading_only else "")
+    return out
+
+
+def _has(conn: sqlite3.Connection, fts: str, rowid: int) -> bool:
+    return conn.execute("SELECT 1 FROM units_fts WHERE units_fts MATCH ? AND rowid = ?", (fts, rowid)).fetchone() is not None
+
+
+# --------------------------------------------------------------------------------------------
+# Searching
 
 
 def search(query: str, ruleset: str | None = None, limit: int = 10, *,
@@ -695,114 +459,44 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
         query: any text. Words are stemmed (``parries`` finds Parry); ``"a phrase"`` or
             “curly quotes” match a phrase; ``word*`` matches a prefix; GM words are expanded by
             the synonym data (``HP`` finds Health) and misspellings corrected (``flankng``).
-            Punctuation, FTS5 keywords, unbalanced quotes and HTML are all searched as plain words.
+            Punctuation, FTS5 keywords, unbalanced quotes and HTML are all searched as plain words;
+            the query is put in NFKC first, as the sources were when indexed.
         ruleset: restrict to one ruleset id (``mastery``, ``mythras``, ``darkmaster`` or a house one).
         limit: maximum hits, 1–1000.
         db: database path (default: the standard location, built on first use).
+        rules: a :class:`~ruleslawyer.rulesdb.handle.Rules` handle (instead of ``db``).
 
     Returns:
         :class:`SearchResults`, best hit first; empty with a ``hint`` for an empty query or no match.
 
     Raises:
-        ValueError: unknown ruleset or a limit outside 1–1000.
+        RulesInputError: unknown ruleset (field ``ruleset``) or a limit outside 1–1000 (``limit``).
     """
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
         raise RulesInputError("limit", f"must be an integer from 1 to 1000, got {limit!r}")
-    conn = connect(rules or db)
-    idx = _index(conn)
-    if ruleset is not None and ruleset not in idx.rulesets:
-        raise RulesInputError("ruleset", f"unknown ruleset {ruleset!r}; choose one of: {', '.join(idx.rulesets)}")
+    conn, data = _data(_handle(db, rules))
+    if ruleset is not None and ruleset not in data.rulesets:
+        raise RulesInputError("ruleset", f"unknown ruleset {ruleset!r}; choose one of: {', '.join(data.rulesets)}")
     query = query if isinstance(query, str) else str(query)
-    groups, notes = _compiled(query, ruleset, idx)
-    if not groups:
+    compiled = _compiled(query, ruleset, conn, data)
+    if not compiled.groups:
         hint = ("Type a word or a phrase to search the rules, e.g. parry, \"fighting on\" or trauma."
                 if not query.strip() else
                 "Nothing searchable in that query; type a word or a phrase, e.g. parry or \"fighting on\".")
         return SearchResults(query=query, hint=hint)
-    expr = _fts(groups)
-    unit_ruleset = idx.unit_ruleset
-    total = sum(g.weight for g in groups) or 1.0
-    cover: dict[int, float] = {}
-    bm: dict[int, float] = {}
-    per_group: list[tuple[_Group, dict[int, float], list[tuple[_Alt, dict[int, float]]], dict[int, float]]] = []
-    for g in groups:
-        posts = [(a, idx.scoped(a, a.ruleset if a.ruleset is not None else ruleset)) for a in g.alts
-                 if a.ruleset is None or ruleset is None or a.ruleset == ruleset]
-        if not posts:
-            continue
-        if len(posts) == 1:
-            seen = posts[0][1]
-        else:
-            seen = dict(posts[0][1])
-            for _a, p in posts[1:]:
-                for r, c in p.items():
-                    seen[r] = seen.get(r, 0.0) + c
-        # Units matching the GM's own words count fully; where every typed word was a question word
-        # ("don't"), the synonym stands for them and counts fully too.
-        has_typed = not posts[0][0].note
-        typed = posts[0][1] if has_typed else seen
-        w = g.weight
-        ws = w * SYNONYM_FACTOR
-        # A unit that defines the word ("Evade: …", "Durability. Durability is …") counts it more.
-        defining: set[int] = set()
-        for a, p in posts:
-            defining |= idx.defining(a, p)
-        per_group.append((g, seen, posts, posts[0][1] if has_typed else {}))
-        if len(groups) == 1:
-            break  # scored in one pass below
-        if not cover:
-            cover = {r: (w if r in typed else ws) for r in seen}
-            bm = dict(seen)
-        else:
-            for r, c in seen.items():
-                cover[r] = cover.get(r, 0.0) + (w if r in typed else ws)
-                bm[r] = bm.get(r, 0.0) + c
-        for r in defining:
-            cover[r] += (w if r in typed else ws) * LABEL_BONUS
-    factor, prose = idx.factor, idx.prose_factor
-    if len(groups) == 1 and per_group:
-        # The same score as below for one group: its (typed or synonym) weight, times the
-        # definition bonus, over the total weight, plus the bm25 part.
-        k, kl = w / total, w / total * (1.0 + LABEL_BONUS)
-        ks, ksl = k * SYNONYM_FACTOR, kl * SYNONYM_FACTOR
-        ranked = [((((kl if r in defining else k) if r in typed else (ksl if r in defining else ks))
-                    + BM25_SHARE * (b := c * factor[r]) / (1.0 + b)) * prose.get(r, 1.0), -r)
-                  for r, c in seen.items()]
-    else:
-        ranked = [((c / total + BM25_SHARE * (b := bm[r] * factor[r]) / (1.0 + b)) * prose.get(r, 1.0), -r)
-                  for r, c in cover.items()]
-    top = heapq.nlargest(limit, ranked)
-    best = [-r for _, r in top]
-    scores = {-r: sc for sc, r in top}
-    idx.load_units(best)
-    units = idx.units
-    hits: list[Hit] = []
-    for rowid in best:
-        uid, rs, crumb, text, kind, section = units[rowid][:6]
-        marks: set[str] = set()
-        prefixes: list[str] = []
-        via: list[str] = []
-        for _g, seen, posts, typed in per_group:
-            if rowid not in seen:
-                continue
-            if len(posts) == 1 and posts[0][0].prefix is None and not posts[0][0].note:
-                marks.update(posts[0][0].stems)  # the common case: one word, as typed
-                continue
-            typed_matched = rowid in typed
-            for a, p in posts:
-                if rowid in p and (a.ruleset is None or a.ruleset == rs):
-                    marks.update(a.stems)
-                    if a.prefix is not None:
-                        prefixes.append(a.prefix)
-                    if a.note and not typed_matched and a.note not in via:
-                        via.append(a.note)
-        hits.append(Hit(uid, rs, crumb, _snippet(idx, rowid, marks, tuple(prefixes)), text,
-                        round(scores[rowid], 6), kind, section, tuple(via)))
-    if hits:
-        return SearchResults(query=query, hits=tuple(hits), fts_query=expr, expansions=tuple(notes))
+    units: dict[int, _Unit] = {}
+    label_bonus = LABEL_BONUS * (2.0 if compiled.definition else 1.0)
+    big = data.units > GROUP_ROWS
+    for g in compiled.groups:
+        _run_group(conn, g, ruleset, big, label_bonus, units, compiled.sections)
+    expr = _fts(compiled.groups)
+    ranked = _rank(units, compiled, ruleset, limit)
+    if ranked:
+        hits = _hits(conn, data, ranked, units, compiled)
+        return SearchResults(query=query, hits=tuple(hits), fts_query=expr, expansions=compiled.notes)
     suggestions = tuple(suggest(query, db=db, rules=rules))
     return SearchResults(query=query, hint=_no_match_hint(query, ruleset, suggestions, db, rules),
-                         fts_query=expr, suggestions=suggestions, expansions=tuple(notes))
+                         fts_query=expr, suggestions=suggestions, expansions=compiled.notes)
 
 
 def _no_match_hint(query: str, ruleset: str | None, suggestions: tuple[str, ...], db, rules=None) -> str:
@@ -832,14 +526,15 @@ def suggest(query: str, *, db=None, rules=None, n: int = 3) -> list[str]:
     """
     import difflib
 
-    idx = _index(connect(rules or db))
-    vocab_set = set(idx.vocab)
-    words = [fold(w).rstrip("*") for w in _TOKEN.findall((query or "").translate(_QUOTES)[:20000]) if len(w) > 2][:8]
+    conn, data = _data(_handle(db, rules))
+    text = normalize((query or "")[:20000]).translate(_QUOTES)
+    words = [fold(w).rstrip("*") for w in query_tokens(text) if len(w) > 2][:8]
+    known = data.words(conn, set(words))
     out: list[str] = []
     for w in words:
-        if w in vocab_set or w in STOPWORDS or not w:
+        if not w or w in STOPWORDS or known.get(w, ("", 0))[1]:
             continue
-        for m in difflib.get_close_matches(w, _near_words(w, idx, max(2, len(w) // 3)), n=n, cutoff=0.75):
+        for m in difflib.get_close_matches(w, data.near_words(conn, w, max(2, len(w) // 3)), n=n, cutoff=0.75):
             if m not in out:
                 out.append(m)
     return out[:n]
@@ -847,13 +542,13 @@ def suggest(query: str, *, db=None, rules=None, n: int = 3) -> list[str]:
 
 def complete(prefix: str, *, db=None, rules=None, n: int = 10) -> list[str]:
     """Type-ahead: vocabulary words starting with the last word of ``prefix``, most frequent first."""
-    words = _TOKEN.findall((prefix or "").translate(_QUOTES)[-200:].lower())
+    words = query_tokens(normalize((prefix or "")[-200:]).translate(_QUOTES))
     if not words:
         return []
     stem = fold(words[-1].rstrip("*"))
     if not stem:
         return []
-    conn = connect(rules or db)
+    conn = _handle(db, rules).connection()
     rows = conn.execute(
         "SELECT term FROM vocab WHERE term >= ? AND term < ? ORDER BY cnt DESC, term LIMIT ?",
         (stem, stem + "\uffff", n))

@@ -1,10 +1,12 @@
 """Synonyms and aliases: the words a GM types mapped to the words each book uses.
 
-The data lives in ``rulesdb/synonyms/*.json`` (shipped as package data): ``common.json`` for
-every ruleset and ``<ruleset>.json`` for one. Each entry lists ``terms`` (what a GM may type —
-whole words or phrases, case-insensitive) and ``expand`` (the book's words, searched as
-alternatives). :func:`ruleslawyer.rulesdb.search` applies them and reports each one it used on the
-hit (``Hit.matched_via``).
+The data is JSON: ``rulesdb/synonyms/common.json`` for every ruleset, and each registered
+ruleset's own file (:attr:`ruleslawyer.registry.Ruleset.synonyms`, found through
+:func:`ruleslawyer.registry.rulesets`) for that ruleset. Each entry lists ``terms`` (what a GM may
+type — whole words or phrases, case-insensitive) and ``expand`` (the book's words, searched as
+alternatives). The build compiles them into the database's ``synonyms`` table, which
+:func:`ruleslawyer.rulesdb.search` reads; it reports each one it used on the hit
+(``Hit.matched_via``).
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .words import WORD_RE, fold
+from .words import WORD_RE, fold, normalize
 
-__all__ = ["COMMON", "SYNONYMS_DIR", "Synonym", "synonyms", "phrase_table", "expand", "synonym_words"]
+__all__ = ["COMMON", "SYNONYMS_DIR", "COMMON_FILE", "Synonym", "synonyms", "phrase_table", "expand",
+           "synonym_words", "synonym_files"]
 
 #: Pass as ``ruleset`` to get only the entries common to every ruleset.
 COMMON = "*common*"
@@ -23,6 +26,8 @@ COMMON = "*common*"
 from ruleslawyer.shipped import DATA_DIR
 
 SYNONYMS_DIR = DATA_DIR / "synonyms"
+#: The entries that apply to every ruleset.
+COMMON_FILE = SYNONYMS_DIR / "common.json"
 
 
 @dataclass(frozen=True)
@@ -31,7 +36,8 @@ class Synonym:
 
     Attributes:
         terms: what a GM may type, folded to lowercase words (``("hp",)``, ``("hit points",)``).
-        expand: the book's words searched instead (``("health",)``).
+        expand: the book's words searched instead (``("health",)``); ``"endurance trial & 0"``
+            needs both phrases in one unit.
         ruleset: the ruleset it belongs to, or None for every ruleset.
     """
 
@@ -44,21 +50,39 @@ class Synonym:
 
 
 def _words(text: str) -> tuple[str, ...]:
-    return tuple(WORD_RE.findall(fold(text)))
+    return tuple(WORD_RE.findall(fold(normalize(text))))
+
+
+def _expansion(text: str) -> str:
+    """A book phrase as searched: folded words; ``a & b`` (both phrases anywhere in the unit) keeps
+    its ``&``."""
+    return " & ".join(p for p in (" ".join(_words(part)) for part in text.split("&")) if p)
+
+
+def synonym_files() -> tuple[tuple[str | None, Path], ...]:
+    """``(ruleset id or None for every ruleset, JSON file)``: common.json, then each registered
+    ruleset's file in registry order."""
+    from ruleslawyer.registry import rulesets
+
+    return ((None, COMMON_FILE),) + tuple((r.id, Path(r.synonyms)) for r in rulesets() if r.synonyms)
 
 
 @lru_cache(maxsize=1)
 def _load() -> tuple[Synonym, ...]:
     import json
 
+    from ruleslawyer.errors import RulesDataError
+
     out: list[Synonym] = []
-    for path in sorted(SYNONYMS_DIR.glob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        ruleset = data.get("ruleset") if path.stem != "common" else None
-        for entry in data.get("synonyms", []):
+    for ruleset, path in synonym_files():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            entries = data.get("synonyms", [])
+        except (OSError, ValueError, AttributeError) as exc:
+            raise RulesDataError(f"{path}: cannot read the synonym data: {exc}") from None
+        for entry in entries:
             terms = tuple(" ".join(_words(t)) for t in entry["terms"] if _words(t))
-            expand = tuple(" ".join(_words(t)) if not t.startswith("-") else t for t in entry["expand"])
-            expand = tuple(e for e in expand if e.strip())
+            expand = tuple(e for e in map(_expansion, entry["expand"]) if e)
             if terms and expand:
                 out.append(Synonym(terms, expand, ruleset))
     return tuple(out)
@@ -97,4 +121,4 @@ def expand(text: str, ruleset: str | None = None) -> tuple[str, ...]:
 
 def synonym_words() -> set[str]:
     """Every word of every synonym entry (typed and book side), folded; the build stems them."""
-    return {w for s in _load() for t in (*s.terms, *s.expand) for w in t.split()}
+    return {w for s in _load() for t in (*s.terms, *s.expand) for w in t.split() if w != "&"}

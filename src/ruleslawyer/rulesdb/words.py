@@ -1,7 +1,14 @@
-"""Words as the full-text index sees them: tokens, folding and Porter stems.
+"""Words as the full-text index sees them: normal form, tokens, folding and Porter stems.
 
 Small and import-light on purpose: the query path (search, glossary lookups) needs these and
 nothing else from the build-time extraction in :mod:`ruleslawyer.rulesdb.extract`.
+
+One normal form everywhere: the build indexes the NFKC form of every source (chapters, supplements,
+house rules) and a query is put in NFKC before it is cut into words, so ``se`` + U+0301 + ``ance``,
+``séance``, ``ﬁght`` and ``fight`` meet. The index's tokenizer counts letters, digits, marks and
+private-use characters as word characters (``categories 'L* N* Co M*'``), so a word of any script
+— ``हिन्दी`` with its vowel signs — is one token, matched and highlighted whole; :func:`query_tokens`
+cuts a query the same way.
 """
 
 from __future__ import annotations
@@ -12,13 +19,61 @@ import threading
 import unicodedata
 from collections.abc import Iterable
 
-__all__ = ["HEADING_WEIGHT", "WORD_RE", "fold", "porter_stems"]
+__all__ = ["HEADING_WEIGHT", "STOPWORDS", "TOKENIZER", "TRAIL_WEIGHT", "WORD_RE", "fold", "normalize", "porter_stems",
+           "query_tokens"]
 
-#: bm25 weight of the heading column relative to the body (1.0); stored as the index's rank.
+#: bm25 weights of the title of a unit's own section and of the titles above it, relative to the
+#: body (1.0); stored as the index's rank.
 HEADING_WEIGHT = 4.0
+TRAIL_WEIGHT = 2.0
 
-#: One token as FTS5's unicode61 tokenizer sees it: a run of letters and digits.
+#: The FTS5 tokenizer of the body index (``schema.sql`` spells the same string).
+TOKENIZER = "porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
+
+#: One token of folded ASCII-or-Latin text: a run of letters and digits (see :func:`query_tokens`
+#: for text of any script).
 WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
+
+#: Words a question is made of rather than what it asks about; dropped from a query when anything
+#: else is left ("how many AP do I get" searches "AP").
+STOPWORDS = frozenset("""
+a an and are as at be by can could do does did for from had has have how i if in into is it its me my
+of on or so that the their them then there these they this to was we what when where which who
+whom why will with you your yours would should shall may might must am been being get gets got
+happens happen happened each many much any our us he she his her him someone something anything
+does doesnt don't dont cant can't i'm im ive i've there's theres tell explain rule rules one ones
+also just really whats hows whos wheres
+""".split())
+
+# A query word: letters, digits and marks, joined by apostrophes or hyphens, maybe ending in "*".
+_ASCII_TOKEN = re.compile(r"[A-Za-z0-9]+(?:['\-][A-Za-z0-9]+)*\*?")
+_ANY_TOKEN = re.compile(r"[^\s'\-–*]+(?:['\-–][^\s'\-–*]+)*\*?")
+_JOINERS = "'-–*"
+
+
+def normalize(text: str) -> str:
+    """``text`` in Unicode NFKC, the one form sources and queries are indexed and matched in."""
+    return text if text.isascii() else unicodedata.normalize("NFKC", text)
+
+
+def _word_char(c: str) -> bool:
+    if c.isalnum():
+        return True
+    cat = unicodedata.category(c)
+    return cat[0] == "M" or cat == "Co"
+
+
+def query_tokens(text: str) -> list[str]:
+    """The words of (normalised) ``text`` as the index cuts them, each maybe joined by ``'`` or ``-``
+    to the next (``knock-back``, ``attacker's``) and maybe ending in ``*`` (a prefix).
+
+    A word is a run of letters, digits, marks and private-use characters (the tokenizer's
+    categories), so a decomposed accent or a vowel sign never splits a word.
+    """
+    if text.isascii():
+        return _ASCII_TOKEN.findall(text)
+    cleaned = "".join(c if c in _JOINERS or _word_char(c) else " " for c in text)
+    return _ANY_TOKEN.findall(cleaned)
 
 
 def fold(word: str) -> str:
@@ -50,7 +105,7 @@ def porter_stems(words: Iterable[str]) -> dict[str, str]:
     with _STEMMER_LOCK:
         if _STEMMER is None:
             conn = sqlite3.connect(":memory:", check_same_thread=False)
-            conn.execute("CREATE VIRTUAL TABLE s USING fts5(w, tokenize='porter unicode61 remove_diacritics 2')")
+            conn.execute(f'CREATE VIRTUAL TABLE s USING fts5(w, tokenize="{TOKENIZER}")')
             conn.execute("CREATE VIRTUAL TABLE sv USING fts5vocab(s, instance)")
             _STEMMER = conn
         conn = _STEMMER

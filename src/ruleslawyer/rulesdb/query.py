@@ -1,0 +1,422 @@
+"""Compiling a search query: the GM's words into groups of FTS5 alternatives.
+
+A query is put in NFKC (as the sources were when indexed) and cut into *groups*: a quoted phrase
+(straight or curly quotes), a word (hyphenated and apostrophe words become phrases, a trailing
+``*`` stays a prefix), or a GM phrase with a synonym (``attack of opportunity`` → ``reprisal
+attack``). Everything it needs comes from tables the build wrote (see ``schema.sql``): ``words``
+(stem, how many units hold it), ``synonyms`` (the synonym data by Porter-stem key), ``labels``
+(units defining a term), ``titles`` (sections by name) and the ``vocab`` for spelling. Nothing
+here runs a full-text query: :mod:`ruleslawyer.rulesdb.search` runs one ``MATCH`` per part.
+
+- Negations (``don't``, ``doesn't``, ``without``, ``no``…) become ``not``, so one synonym entry
+  ``not parry`` serves every way of saying it.
+- A word the rules never use is corrected to the closest word they do use ("flankng" → "flanking").
+- Question words are dropped when anything else is left; filler a GM adds ("right away", "my
+  character", "the guy") weighs ``FILLER_WEIGHT`` of a word.
+- Adjacent word pairs make one extra group, so "hit location" side by side outranks "hit" here
+  and "location" there.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sqlite3
+from dataclasses import dataclass, field
+
+from .words import STOPWORDS, fold, normalize, query_tokens
+
+__all__ = ["Alt", "Part", "Group", "Compiled", "SearchData", "compile_query_text", "NEGATIONS", "FILLER"]
+
+MAX_TERMS = 32
+MAX_WORDS = 64
+MAX_CORRECTIONS = 4
+MAX_BIGRAMS = 8
+#: A match through a synonym counts this much of a match of the GM's own words; through a
+#: spelling correction, SPELLING_FACTOR.
+SYNONYM_FACTOR = 0.6
+SPELLING_FACTOR = 0.9
+#: The adjacent-pairs group weighs this times its rarest pair's weight.
+PHRASE_WEIGHT = 0.5
+#: A group's weight is its rarest word's idf raised to this power (1: plain idf, 0: every group
+#: counts the same); a group of filler words weighs FILLER_WEIGHT of that.
+IDF_POWER = 1.0
+FILLER_WEIGHT = 0.3
+
+#: Ways of saying "not": each becomes the word ``not`` before synonyms are looked up.
+NEGATIONS = frozenset("""
+don't dont doesn't doesnt didn't didnt won't wont isn't isnt aren't arent wasn't wasnt weren't
+haven't havent hasn't hasnt never without no not nor can't cant cannot couldn't couldnt shouldn't
+mustn't
+""".split())
+#: Words a GM's question carries around what it asks ("can my character just step away").
+FILLER = frozenset("""
+not right away just only still want wants wanted go going goes get take takes make makes use way thing
+things guy guys someone somebody people person character characters player players pc pcs npc npcs
+happen happens work works like really actually basically even maybe need needs try trying able
+allowed let lets ok okay kind sort lot stuff while there here now again already else instead
+""".split())
+
+_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‟": '"', "″": '"', "«": '"', "»": '"',
+                         "‘": "'", "’": "'", "‚": "'", "‛": "'", "′": "'"})
+_PHRASE = re.compile(r'"([^"]*)"')
+_JOIN = re.compile(r"['\-–]")
+_QUANTITY = re.compile(r"\b(?:how (?:many|much|far|long|often|big|large|fast)|number of|what (?:die|dice)|"
+                       r"which (?:die|dice)|how is .* (?:rolled|calculated|worked out))\b")
+_DEFINITION = re.compile(r"\b(?:what (?:is|are|does|do)|what s|whats|meaning of|define|definition|mean|means)\b")
+
+
+def _quote(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def _stop(word: str) -> bool:
+    return word in STOPWORDS or word.replace(" ", "") in STOPWORDS
+
+
+@dataclass(frozen=True)
+class Alt:
+    """One alternative of a group: an FTS5 phrase (or ``("a" AND "b")``), maybe a prefix."""
+
+    fts: str
+    stems: tuple[str, ...]        # its Porter stems (defined terms, highlighting)
+    scope: str | None             # only this ruleset's units (a ruleset's own synonym); None: any
+    note: str                     # "" for the words as typed, else "synonym: a → b" / "spelling: …"
+    words: tuple[str, ...] = ()   # its folded words
+    prefix: str | None = None     # the folded prefix of a ``word*``
+
+
+@dataclass(frozen=True)
+class Part:
+    """One ``MATCH`` a group runs: its typed alternatives, its corrections, or one scope's synonyms."""
+
+    fts: str
+    scope: str | None
+    factor: float                 # 1 as typed, SPELLING_FACTOR, SYNONYM_FACTOR
+    alts: tuple[Alt, ...]
+    defining: frozenset[int]      # units defining one of its alternatives
+
+
+@dataclass(frozen=True)
+class Group:
+    parts: tuple[Part, ...]
+    weight: float
+    bonus: bool = False           # the adjacent-pairs group: it adds to a unit's score, never finds one
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A compiled query: its groups, the notes of every synonym/correction used, and its intents."""
+
+    groups: tuple[Group, ...]
+    notes: tuple[str, ...]
+    quantity: bool                # asks how many / how much / which die
+    definition: bool              # asks what something is or means
+    sections: tuple[tuple[int, int], ...] = ()   # rowid runs of the sections the query names
+    cache: dict = field(default_factory=dict, compare=False)   # highlighting patterns, per scope
+
+
+class SearchData:
+    """Search data of one database, read from the tables the build wrote and kept on its handle.
+
+    Holds the rulesets, the number of units, the compiled synonym table, the defined terms and the
+    vocabulary (each read on first need), and the compiled queries (a prepared-statement cache,
+    never results).
+    """
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.rulesets: tuple[str, ...] = tuple(
+            r[0] for r in conn.execute("SELECT DISTINCT ruleset FROM chapters ORDER BY ruleset"))
+        self.units: int = conn.execute("SELECT max(rowid) FROM search_units").fetchone()[0] or 1
+        self._synonyms: dict[tuple[int, str], list[tuple[str, tuple[str, ...]]]] | None = None
+        self._labels: dict[tuple[str, ...], list[tuple[int, int]]] | None = None
+        self._vocab: dict[int, list[str]] | None = None
+        self.compiled: dict[tuple[str, str | None], Compiled] = {}
+
+    def words(self, conn: sqlite3.Connection, words) -> dict[str, tuple[str, int]]:
+        """``{word: (stem, units holding the stem)}`` for the words the database knows."""
+        return dict(_in(conn, "SELECT word, stem, docs FROM words WHERE word IN ({})", words,
+                        lambda r: (r[0], (r[1], r[2]))))
+
+    def forms(self, conn: sqlite3.Connection, stems) -> dict[str, list[str]]:
+        """``{stem: [its words in the rules]}``: what a snippet marks for a stem."""
+        out: dict[str, list[str]] = {}
+        for word, stem in _in(conn, "SELECT word, stem FROM words WHERE stem IN ({}) AND docs > 0", stems,
+                              lambda r: r):
+            out.setdefault(stem, []).append(word)
+        return out
+
+    def synonyms(self, conn: sqlite3.Connection) -> dict[tuple[int, str], list[tuple[str, tuple[str, ...]]]]:
+        """``{(content, key): [(scope, phrases), ...]}`` from the ``synonyms`` table."""
+        if self._synonyms is None:
+            import json
+
+            table: dict[tuple[int, str], list[tuple[str, tuple[str, ...]]]] = {}
+            for scope, content, key, phrases in conn.execute(
+                    "SELECT scope, content, key, phrases FROM synonyms ORDER BY scope, content, key"):
+                table.setdefault((content, key), []).append((scope, tuple(json.loads(phrases))))
+            self._synonyms = table
+        return self._synonyms
+
+    def defining(self, conn: sqlite3.Connection, stems: tuple[str, ...], weak: bool) -> frozenset[int]:
+        """Units defining exactly the term ``stems`` (``Evade: …`` for ``evad``): the chapters'
+        definitions and table rows, and with ``weak`` the supplement's for terms no chapter defines."""
+        if not stems:
+            return frozenset()
+        if self._labels is None:
+            by_key: dict[tuple[str, ...], list[tuple[int, int]]] = {}
+            for key, rowid, strong in conn.execute("SELECT key, rowid, strong FROM labels"):
+                by_key.setdefault(tuple(sorted(set(key.split()))), []).append((rowid, strong))
+            self._labels = by_key
+        return frozenset(r for r, strong in self._labels.get(tuple(sorted(set(stems))), ()) if strong or weak)
+
+    def vocab(self, conn: sqlite3.Connection) -> dict[int, list[str]]:
+        """The rules' unstemmed words by length (for spelling correction and "did you mean")."""
+        if self._vocab is None:
+            by_len: dict[int, list[str]] = {}
+            for (w,) in conn.execute("SELECT term FROM vocab WHERE term GLOB '[a-z]*' ORDER BY term"):
+                by_len.setdefault(len(w), []).append(w)
+            self._vocab = by_len
+        return self._vocab
+
+    def near_words(self, conn: sqlite3.Connection, word: str, spread: int) -> list[str]:
+        """Vocabulary words of about the same length (±``spread``): the only ones difflib could rate close."""
+        by_len = self.vocab(conn)
+        return [w for n in range(len(word) - spread, len(word) + spread + 1) for w in by_len.get(n, ())]
+
+
+def _in(conn: sqlite3.Connection, sql: str, values, row):
+    """Rows of ``sql`` with its ``IN ({})`` bound to ``values`` (in chunks), each through ``row``."""
+    listed = sorted(set(values))
+    for k in range(0, len(listed), 500):
+        chunk = listed[k:k + 500]
+        yield from map(row, conn.execute(sql.format(",".join("?" * len(chunk))), chunk))
+
+
+class _Compiler:
+    """Turns one query into groups of FTS5 alternatives, reading words and synonyms from the database."""
+
+    def __init__(self, conn: sqlite3.Connection, data: SearchData, ruleset: str | None, definition: bool):
+        self.conn, self.data, self.ruleset, self.definition = conn, data, ruleset, definition
+        self.known: dict[str, tuple[str, int]] = {}
+
+    def learn(self, words) -> None:
+        missing = {w for w in words if w not in self.known}
+        if missing:
+            self.known.update(self.data.words(self.conn, missing))
+
+    def stem(self, word: str) -> str:
+        got = self.known.get(word)
+        return got[0] if got else word
+
+    def idf(self, words) -> float:
+        """idf of the rarest of ``words`` the rules hold (of a word they lack when none is held)."""
+        n = self.data.units
+        docs = [d for w in words if (d := self.known.get(w, ("", 0))[1])] or [0]
+        return math.log(1.0 + n / (1.0 + min(docs)))
+
+    def alt(self, words: list[str], *, prefix: bool = False, scope: str | None = None, note: str = "") -> Alt | None:
+        """An alternative: the folded ``words`` as one phrase, maybe a prefix; ``&`` among them splits
+        it into phrases that must all be in the unit."""
+        words = [w for w in words if w == "&" or any(c.isalnum() for c in w)]
+        phrases = [p.split() for p in " ".join(words).split("&") if p.strip()]
+        if not phrases:
+            return None
+        flat = tuple(w for p in phrases for w in p)
+        if len(phrases) > 1:
+            fts = "(" + " AND ".join(_quote(" ".join(p)) for p in phrases) + ")"
+        else:
+            fts = _quote(" ".join(flat)) + ("*" if prefix else "")
+        stems = tuple(self.stem(w) for w in (flat[:-1] if prefix else flat))
+        return Alt(fts, stems, scope, note, flat, flat[-1] if prefix else None)
+
+    def group(self, alts: list[Alt | None], weight_words: list[str]) -> Group | None:
+        """A group from its alternatives (typed first), one :class:`Part` per ``MATCH`` to run."""
+        seen: dict[tuple[str, str | None], Alt] = {}
+        for a in alts:
+            if a is not None:
+                seen.setdefault((a.fts, a.scope), a)
+        if not seen:
+            return None
+        buckets: dict[tuple[float, str], list[Alt]] = {}
+        for a in seen.values():
+            factor = 1.0 if not a.note else SPELLING_FACTOR if a.note.startswith("spelling") else SYNONYM_FACTOR
+            buckets.setdefault((-factor, a.scope or ""), []).append(a)
+        parts = []
+        for (factor, scope), members in sorted(buckets.items()):
+            defining: frozenset[int] = frozenset()
+            for a in members:
+                defining |= self.data.defining(self.conn, a.stems, self.definition)
+            parts.append(Part(" OR ".join(a.fts for a in members), scope or None, -factor, tuple(members), defining))
+        words = list(weight_words) + [w for a in seen.values() if a.note for w in a.words]
+        weight = self.idf(words) ** IDF_POWER
+        if weight_words and all(w in FILLER for w in weight_words):
+            weight *= FILLER_WEIGHT
+        return Group(tuple(parts), weight)
+
+    def synonym_alts(self, key: str, content: int, typed: str) -> list[Alt | None]:
+        """The book phrases of the synonym entry ``key`` that apply to the selected ruleset."""
+        out: list[Alt | None] = []
+        for scope, phrases in self.data.synonyms(self.conn).get((content, key), ()):
+            if scope == "=" or (scope and self.ruleset is not None and scope != self.ruleset):
+                continue
+            where = scope if scope and self.ruleset is None else None
+            self.learn(w for ph in phrases for w in ph.split())
+            out += [self.alt(ph.split(), scope=where, note=f"synonym: {typed} → {ph}") for ph in phrases]
+        return out
+
+    def variants(self, key: str) -> list[Alt | None]:
+        """The rules' words the stemmer keeps apart from this one ("successfully" for "successful")."""
+        found = [ph for scope, phrases in self.data.synonyms(self.conn).get((0, key), ()) if scope == "="
+                 for ph in phrases]
+        self.learn(found)
+        return [self.alt([w]) for w in found]
+
+
+def _tokens(text: str) -> tuple[list[list[str]], list[tuple[str, list[str], bool]]]:
+    """Quoted phrases (their words) and the other tokens ``(as typed, folded words, prefix)``;
+    a negation's words are ``["not"]``."""
+    phrases: list[list[str]] = []
+
+    def take(match: re.Match) -> str:
+        words = [p for w in query_tokens(match.group(1)) for p in _JOIN.split(fold(w.rstrip("*"))) if p]
+        if words:
+            phrases.append(words)
+        return " "
+
+    rest = _PHRASE.sub(take, text)
+    toks = []
+    for raw in query_tokens(rest)[:MAX_WORDS]:
+        word = raw.rstrip("*")
+        low = fold(word).replace("’", "'")
+        parts = ["not"] if low in NEGATIONS else [p for p in _JOIN.split(low) if p]
+        if parts:
+            toks.append((word, parts, raw.endswith("*")))
+    return phrases[:MAX_TERMS], toks
+
+
+def _spans(c: _Compiler, toks, used: list[bool], pending: list) -> None:
+    """GM phrases with a synonym, longest first; at each length the phrase as typed, then without its
+    question words ("order of the phases" meets "order of phases"); a word belongs to one synonym."""
+    folded = [" ".join(p) for _, p, _ in toks]
+    stemmed = [" ".join(c.stem(w) for w in p) for _, p, _ in toks]
+    every = list(range(len(toks)))
+    content = [i for i in every if not _stop(folded[i])]
+    for n in range(min(5, len(toks)), 0, -1):
+        for which, positions in ((0, every), (1, content)):
+            for k in range(0, len(positions) - n + 1):
+                span = positions[k:k + n]
+                if any(used[i] or toks[i][2] for i in span):
+                    continue
+                typed = " ".join(toks[i][0] for i in range(span[0], span[-1] + 1))
+                syn = c.synonym_alts(" ".join(stemmed[i] for i in span), which, typed)
+                if not any(syn):
+                    continue
+                words = [w for i in span for w in toks[i][1]]
+                own = c.alt(words) if not which or n == 1 else c.alt(" & ".join(words).split())
+                g = c.group([own, *syn], [w for w in words if not _stop(w)] or words)
+                if g:
+                    for i in range(span[0], span[-1] + 1):
+                        used[i] = True
+                    pending.append((span[0], g))
+
+
+def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
+    """A group for each word no synonym took, with a spelling correction for a word the rules lack."""
+    out: list[tuple[int, Group]] = []
+    corrections = 0
+    for i, (tok, parts, prefix) in enumerate(toks):
+        low = " ".join(parts)
+        if used[i] or (not prefix and _stop(low)):
+            continue
+        alts = [c.alt(parts, prefix=prefix)]
+        if not prefix and len(parts) == 1:
+            alts += c.variants(c.stem(low))
+        weight_words = parts
+        if (not prefix and len(parts) == 1 and c.known.get(low, ("", 0))[1] == 0 and len(low) >= 4
+                and low.isascii() and low.isalpha() and corrections < MAX_CORRECTIONS):
+            corrections += 1
+            fix = _correct(low, c)
+            if fix:
+                alts.append(c.alt([fix], note=f"spelling: {tok} → {fix}"))
+                weight_words = [fix]
+        g = c.group(alts, weight_words)
+        if g:
+            out.append((i, g))
+    return out
+
+
+def _bigrams(c: _Compiler, toks) -> Group | None:
+    """One group of the query's adjacent word pairs as phrases ("hit location", "fighting on"): a
+    unit holding the GM's words side by side, or defining the pair, counts ``PHRASE_WEIGHT`` more."""
+    alts, weights = [], []
+    for i in range(len(toks) - 1):
+        (_a, pa, xa), (_b, pb, xb) = toks[i], toks[i + 1]
+        if xa or xb or (_stop(" ".join(pa)) and _stop(" ".join(pb))) or "not" in pa + pb:
+            continue
+        alts.append(c.alt(pa + pb))
+        weights.append(c.idf(pa + pb))
+    alts = [a for a in alts if a is not None][:MAX_BIGRAMS]
+    if not alts:
+        return None
+    defining: frozenset[int] = frozenset()
+    for a in alts:
+        defining |= c.data.defining(c.conn, a.stems, c.definition)
+    part = Part(" OR ".join(dict.fromkeys(a.fts for a in alts)), None, 1.0, tuple(alts), defining)
+    return Group((part,), PHRASE_WEIGHT * max(weights) ** IDF_POWER, bonus=True)
+
+
+def _budget(groups: list[Group]) -> list[Group]:
+    """The groups cut to ``MAX_TERMS`` alternatives in all (the FTS expression stays bounded)."""
+    kept, budget = [], MAX_TERMS
+    for g in groups:
+        parts = []
+        for p in g.parts:
+            if budget <= 0:
+                break
+            alts = p.alts[:budget]
+            budget -= len(alts)
+            parts.append(p if len(alts) == len(p.alts) else
+                         Part(" OR ".join(a.fts for a in alts), p.scope, p.factor, alts, p.defining))
+        if parts:
+            kept.append(Group(tuple(parts), g.weight, g.bonus))
+    return kept
+
+
+def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, ruleset: str | None) -> Compiled:
+    """Groups of alternatives for a query, the notes of every synonym/correction used, its intents."""
+    text = normalize((query or "")[:20000]).translate(_QUOTES)
+    phrases, toks = _tokens(text)
+    low = " ".join(w for _, p, _ in toks for w in p)
+    c = _Compiler(conn, data, ruleset, bool(_DEFINITION.search(low)))
+    c.learn({w for p in phrases for w in p} | {w for _, p, _ in toks for w in p})
+    groups = [g for g in (c.group([c.alt(p)], p) for p in phrases) if g]
+    used = [False] * len(toks)
+    pending: list[tuple[int, Group]] = []
+    _spans(c, toks, used, pending)
+    singles = _singles(c, toks, used)
+    if not groups and not pending and not singles:
+        # Only question words (e.g. "AND", "the"): search them as typed rather than nothing.
+        singles = [(i, g) for i, (_t, parts, prefix) in enumerate(toks)
+                   if (g := c.group([c.alt(parts, prefix=prefix)], parts))]
+    kept = _budget(groups + [g for _, g in sorted(pending + singles, key=lambda p: p[0])])
+    pairs = _bigrams(c, toks) if len(toks) > 1 and kept else None
+    notes = [a.note for g in kept for p in g.parts for a in p.alts if a.note]
+    named = " ".join([w for p in phrases for w in p] + [w for _, p, _ in toks for w in p])
+    sections = tuple(conn.execute("SELECT rowid, last FROM titles WHERE key = ?", (named,))) if named else ()
+    return Compiled(tuple(kept) + ((pairs,) if pairs else ()), tuple(dict.fromkeys(notes)),
+                    bool(_QUANTITY.search(low)), c.definition, sections)
+
+
+def _correct(word: str, c: _Compiler) -> str | None:
+    """The closest vocabulary word to a word the rules never use (None if nothing is close).
+
+    Same first letter, at most two letters longer or shorter, difflib ratio ≥ 0.84.
+    """
+    import difflib
+
+    near = [w for w in c.data.near_words(c.conn, word, 2) if w[0] == word[0]]
+    fix = next((m for m in difflib.get_close_matches(word, near, n=3, cutoff=0.84) if m not in STOPWORDS), None)
+    if fix is not None:
+        c.learn([fix])
+    return fix
