@@ -6,6 +6,8 @@ Common kit unless said: the default weapon is 1d6 Medium; no defence counts as a
 
 from __future__ import annotations
 
+from fractions import Fraction as F
+
 import pytest
 
 from ruleslawyer.errors import RulesInputError
@@ -137,3 +139,48 @@ def test_aim_into_melee_ruling():
     a = {**a, "difficulty": "Hard", "into_melee": "Formidable"}
     r = run({**ISSUE_6, "attacker": a, "dice": {"attack": [45], "stray": [1]}})
     assert (r.attack.effective_skill, r.stray_target) == (30, "Brand")
+
+
+# ---- 7. Circumvent Parry: a critical-only attacker Effect; the parry stops nothing -------------------
+
+SWORD = {"name": "Broadsword", "damage": "1d8", "size": "Medium", "traits": ["cutting"]}
+ISSUE_7 = {"attacker": {"skill": 63, "str_siz": 22, "weapon": SWORD, "effects": ["Circumvent Parry"]},
+           "defender": {"skill": 60, "weapon": SWORD, "armour": {"Chest": 2}},
+           "dice": {"attack": [3], "parry": [20], "damage": [5], "location": [10]}}
+
+
+def test_circumvent_parry_gets_round_a_successful_parry():
+    # 03 <= ceil(6.3) = 7 Critical vs parry 20 <= 60 Success: 1 Effect, Circumvent Parry.
+    # 1d8 = 5 (+0): the equal-Size parry would stop all, circumvented it stops none; Chest 2 -> 3
+    r = run(ISSUE_7)
+    assert r.attacker_effects == ("Circumvent Parry",) and "Circumvent Parry" in r.eligible["attacker"]
+    assert (r.damage_rolled, r.damage_after_parry, r.armour, r.damage) == (5, 5, 2, 3)
+    step = next(s for s in r.trace.walk() if s.label == "Circumvent Parry: the parry stops nothing")
+    assert step.cites[-1].rule_id.startswith("mythras/supplement/special-effects#")
+    assert [u.ruling_id for u in step.rulings] == ["mythras.circumvent-parry"]
+
+
+def test_circumvent_parry_needs_a_critical_and_can_be_kept_to_the_record():
+    # 30 is a plain Success vs Success: no Effects at all; the parry stops all 5
+    r = run({**ISSUE_7, "dice": {**ISSUE_7["dice"], "attack": [30]}})
+    assert (r.attacker_effects, r.damage) == ((), 0)
+    # a Success vs a failed parry (70 > 60): 1 Effect, but Circumvent Parry needs a Critical: skipped
+    r = run({**ISSUE_7, "dice": {**ISSUE_7["dice"], "attack": [30], "parry": [70]}})
+    assert r.attacker_effects == () and "Circumvent Parry" not in r.eligible["attacker"]
+    # record-only: the parry's Size stops all as usual
+    assert run(ISSUE_7, {"mythras.circumvent-parry": "record-only"}).damage == 0
+
+
+def test_circumvent_parry_odds():
+    from ruleslawyer.odds.mythras import mythras_exchange_odds
+
+    # attack 63: Critical 01-07 (7), Success 08-63 (56); parry 60: Critical 01-06 (6), Success 07-60 (54),
+    # Failure/Fumble 61-00 (40), all /100. A Critical attack takes Circumvent Parry unless the parry ties
+    # it with a Critical: 7/100 × 94/100.
+    data = {k: v for k, v in ISSUE_7.items() if k != "dice"}
+    r = mythras_exchange_odds(data)
+    assert r.effect_chance["attacker"]["Circumvent Parry"] == F(7, 100) * F(94, 100)
+    # damage gets through a hit the parry did not stop: a failed parry (63 × 40) or a circumvented
+    # successful one (Critical vs Success, 7 × 54); then 1d8 − 2 at the Chest (3/20) is 0 on 1-2:
+    # P(> 0) = 1 − 3/20 × 2/8 = 77/80. Without the Effect the equal-Size parry would stop those 7 × 54.
+    assert r.damage.prob(lambda d: d > 0) == F(63 * 40 + 7 * 54, 10000) * F(77, 80)

@@ -16,7 +16,7 @@ __all__ = [
     "HALVING", "HERCULEAN", "OVER_100", "RANGED_CHOOSE_LOCATION", "MAXIMISE_DAMAGE", "BYPASS_ARMOR",
     "IMPALE", "ENHANCE_PARRY", "EFFECT_TEXT", "EVADE_SUCCESS", "WARD_LOCATION", "COMBINE_GRADES",
     "STEP_PAST_END", "DAMAGE_FLOOR", "PARRY_MISSILES", "RANGED_DAMAGE_MODIFIER", "ROLL_OFF_DIE",
-    "OUTSIDE_STYLE_GRADES", "DAMAGE_MODIFIER_LADDER", "AIM_EASES", "RULINGS",
+    "OUTSIDE_STYLE_GRADES", "DAMAGE_MODIFIER_LADDER", "AIM_EASES", "CIRCUMVENT_PARRY", "RULINGS",
 ]
 
 _CORE = PROVENANCE_PUBLISHED_PREFIX + "Mythras core rules"
@@ -120,6 +120,19 @@ ENHANCE_PARRY = register(Ruling(
     provenance=_CORE,
     explanation="Published rules: the parry stops all the damage whatever the Sizes. 'record-only' "
                 "leaves the Size comparison alone.",
+    cites=(ids.EFFECTS, ids.EX_PARRY_REDUCES),
+))
+
+CIRCUMVENT_PARRY = register(Ruling(
+    id="mythras.circumvent-parry",
+    ruleset="mythras",
+    question="How does Circumvent Parry (a critical-only offensive Effect) change the exchange?",
+    default="ignore-parry",
+    alternatives=("record-only",),
+    provenance=_CORE,
+    explanation="The Effect is not in the chapter. Published rules: the blow gets round the parry, so a "
+                "successful parry stops none of the damage (armour still counts). 'record-only' leaves "
+                "the parry's Size reduction alone.",
     cites=(ids.EFFECTS, ids.EX_PARRY_REDUCES),
 ))
 
@@ -286,6 +299,6 @@ RULINGS: tuple[Ruling, ...] = (
     HALVING, HERCULEAN, OVER_100, RANGED_CHOOSE_LOCATION, MAXIMISE_DAMAGE, BYPASS_ARMOR, IMPALE,
     ENHANCE_PARRY, EFFECT_TEXT, EVADE_SUCCESS, WARD_LOCATION, COMBINE_GRADES, STEP_PAST_END,
     DAMAGE_FLOOR, PARRY_MISSILES, RANGED_DAMAGE_MODIFIER, ROLL_OFF_DIE, OUTSIDE_STYLE_GRADES,
-    DAMAGE_MODIFIER_LADDER, AIM_EASES,
+    DAMAGE_MODIFIER_LADDER, AIM_EASES, CIRCUMVENT_PARRY,
 )
 """Every Mythras ruling, in the order above."""

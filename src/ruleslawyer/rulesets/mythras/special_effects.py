@@ -24,7 +24,7 @@ from .levels import LevelOfSuccess
 
 __all__ = [
     "WeaponTrait", "Side", "CHOOSE_LOCATION", "MAXIMISE_DAMAGE", "BYPASS_ARMOR", "IMPALE", "ENHANCE_PARRY",
-    "ARISE", "NUMERIC_EFFECTS", "EffectContext", "Eligibility", "effect_names", "stackable_effects",
+    "ARISE", "CIRCUMVENT_PARRY", "NUMERIC_EFFECTS", "EffectContext", "Eligibility", "effect_names", "stackable_effects",
     "weapons_allow", "eligible_effects", "choose_effects",
 ]
 
@@ -34,6 +34,7 @@ BYPASS_ARMOR = "Bypass Armor"
 IMPALE = "Impale"
 ENHANCE_PARRY = "Enhance Parry"
 ARISE = "Arise"
+CIRCUMVENT_PARRY = "Circumvent Parry"
 
 NUMERIC_EFFECTS: dict[str, str | None] = {
     CHOOSE_LOCATION: None,  # the chapter itself: the attacker picks the location instead of rolling
@@ -41,6 +42,7 @@ NUMERIC_EFFECTS: dict[str, str | None] = {
     BYPASS_ARMOR: rulings.BYPASS_ARMOR.id,
     IMPALE: rulings.IMPALE.id,
     ENHANCE_PARRY: rulings.ENHANCE_PARRY.id,
+    CIRCUMVENT_PARRY: rulings.CIRCUMVENT_PARRY.id,
     ARISE: None,  # the chapter itself: Arise keeps an evader on their feet
 }
 """Effects the engine applies to the exchange's numbers -> the ruling giving their mechanics."""

@@ -14,21 +14,30 @@ from ruleslawyer.trace import Citation, Step, StepKind
 from .. import _tables, damage as dmg, ids, rulings as _r
 from ..inputs import Defence
 from ..levels import LevelOfSuccess
-from ..special_effects import BYPASS_ARMOR, ENHANCE_PARRY
+from ..special_effects import BYPASS_ARMOR, CIRCUMVENT_PARRY, ENHANCE_PARRY
 from .context import ExchangeContext
 
 __all__ = ["parry_stage", "ward_stage", "armour_stage", "Protection", "protection_stage"]
 
 
 def parry_stage(ctx: ExchangeContext, kind: Defence, d_level: LevelOfSuccess, parry_size: _tables.SizeRow | None,
-                attack_size: _tables.SizeRow, total: int, d_fx: tuple[str, ...]) -> tuple[int, Step | None]:
+                attack_size: _tables.SizeRow, total: int, a_fx: tuple[str, ...], d_fx: tuple[str, ...]
+                ) -> tuple[int, Step | None]:
     """Damage left after the parry (``#6-9``): a failed parry stops nothing; a successful one stops
-    all, half or none by Size (``parry-size``), or all with Enhance Parry (``mythras.enhance-parry``)."""
+    all, half or none by Size (``parry-size``), all with Enhance Parry (``mythras.enhance-parry``),
+    none when the attacker took Circumvent Parry (``mythras.circumvent-parry``)."""
     if kind is not Defence.PARRY:
         return total, None
     if not d_level.succeeded:
         return total, Step.of(StepKind.RULE, "The parry failed: it reduces nothing", value=total,
                               cites=[ids.EX_PARRY_REDUCES])
+    if CIRCUMVENT_PARRY in a_fx:
+        use = ctx.ruling(_r.CIRCUMVENT_PARRY)
+        if use.answer == "ignore-parry":
+            row = _tables.effects(ctx.rules)[CIRCUMVENT_PARRY].row
+            return total, Step.of(StepKind.RULING, "Circumvent Parry: the parry stops nothing", value=total,
+                                  cites=[ids.EX_PARRY_REDUCES, ids.EFFECTS, Citation(row.unit_id, CIRCUMVENT_PARRY)],
+                                  rulings=[use])
     if ENHANCE_PARRY in d_fx:
         use = ctx.ruling(_r.ENHANCE_PARRY)
         if use.answer == "stop-all":
@@ -42,7 +51,11 @@ def parry_stage(ctx: ExchangeContext, kind: Defence, d_level: LevelOfSuccess, pa
 
 def ward_stage(ctx: ExchangeContext, parried: bool, location: str, attack_size: _tables.SizeRow,
                after: int) -> tuple[int, Step | None]:
-    """A Ward Location (a passive block) on the hit location, when no parry succeeded (``mythras.ward-location``)."""
+    """A Ward Location (a passive block) on the hit location, when no parry succeeded (``mythras.ward-location``).
+
+    A successful parry that Circumvent Parry got round still counts as the defence made: the ward does
+    not block as well.
+    """
     ward = ctx.d.ward
     if parried or ward is None or location not in ward.locations:
         return after, None
@@ -102,7 +115,7 @@ def protection_stage(ctx: ExchangeContext, kind: Defence, d_level: LevelOfSucces
                      a_fx: tuple[str, ...], d_fx: tuple[str, ...]) -> Protection:
     """Parry, then Ward Location, then armour, on ``rolled`` damage at ``location``."""
     parried = kind is Defence.PARRY and d_level.succeeded
-    after, p_step = parry_stage(ctx, kind, d_level, parry_size, attack_size, rolled, d_fx)
+    after, p_step = parry_stage(ctx, kind, d_level, parry_size, attack_size, rolled, a_fx, d_fx)
     after, w_step = ward_stage(ctx, parried, location, attack_size, after)
     armour, dealt, a_step = armour_stage(ctx, location, after, a_fx)
     return Protection(after, armour, dealt, tuple(s for s in (p_step, w_step, a_step) if s is not None))
