@@ -47,6 +47,8 @@ class Ruleset:
         panels: ``(tab title, "module:ClassName")`` of its panels for the app, in tab order.
         concordance: JSON file of ``{concept id: {"summary": ..., "cites": [ids]}}`` cells, or None.
         order: display order among rulesets (tabs, comparison columns); ties go by id.
+        encounter: ``"module:ClassName"`` of its :class:`ruleslawyer.encounter.Encounter` subclass
+            (a whole fight across rounds), or None.
     """
 
     id: str
@@ -58,6 +60,7 @@ class Ruleset:
     panels: tuple[tuple[str, str], ...] = field(default=())
     concordance: Path | None = None
     order: int = 100
+    encounter: str | None = None
 
     def ruling_objects(self) -> "tuple[Ruling, ...]":
         """The ruleset's rulings (its ``rulings`` module's ``RULINGS``), registered for look-up."""

@@ -1,0 +1,111 @@
+"""``ruleslawyer fight RULESET --input FILE [--rounds N] [--json] [--schema]``: a whole fight.
+
+The input holds the combatants, each round's declarations and optional scripted dice::
+
+    {"seed": 7, "rulings": {}, "combatants": [{...}, ...],
+     "rounds": [{"declare": {"Aldric": {...}, "Brute": {...}}, "dice": {"attack": [4, 4]}}, ...]}
+
+or a fight saved with ``--json`` (its ``"fight"`` member), with more ``rounds`` to play on. Each
+ruleset's combatant and declaration fields: ``ruleslawyer fight RULESET --schema``. Top level imports
+only the standard library (a cold start of other commands does not pay for the engines).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+from ruleslawyer.errors import RulesInputError
+
+__all__ = ["register", "encounter_class"]
+
+
+def encounter_class(ruleset_id: str):
+    """The :class:`ruleslawyer.encounter.Encounter` subclass of ``ruleset_id`` (from the registry).
+
+    Raises:
+        RulesInputError: unknown ruleset, or one without fights (field ``ruleset``).
+    """
+    from ruleslawyer.registry import get_ruleset, rulesets
+
+    ruleset = get_ruleset(ruleset_id)
+    if not ruleset.encounter:
+        have = ", ".join(r.id for r in rulesets() if r.encounter) or "none"
+        raise RulesInputError("ruleset", f"{ruleset_id} has no fight engine; rulesets with one: {have}")
+    module, _, name = ruleset.encounter.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def _rounds(data: dict, limit: int | None) -> list[dict]:
+    rounds = data.get("rounds", [])
+    if isinstance(rounds, (str, dict)) or not isinstance(rounds, list):
+        raise RulesInputError("rounds", "must be a list of rounds, each {\"declare\": {...}, \"dice\": {...}}")
+    for i, r in enumerate(rounds):
+        if not isinstance(r, dict):
+            raise RulesInputError(f"rounds[{i}]", "a round must be an object with declare and dice")
+        unknown = sorted(set(r) - {"declare", "dice"})
+        if unknown:
+            raise RulesInputError(f"rounds[{i}].{unknown[0]}", "unknown field; allowed: declare, dice")
+    return rounds if limit is None else rounds[:limit]
+
+
+def _fight(args) -> int:
+    from ruleslawyer.cli import print_json
+    from ruleslawyer.commands import engines
+
+    cls = encounter_class(args.ruleset)
+    if args.schema:
+        print_json(cls.schema())
+        return 0
+    data = engines.read_object(args.input)
+    unknown = sorted(set(data) - {"seed", "rulings", "combatants", "rounds", "fight"})
+    if unknown:
+        raise RulesInputError(unknown[0], "unknown field; allowed: seed, rulings, combatants, rounds, fight")
+    rulings = {**(data.get("rulings") or {}), **args.rulings}
+    if "fight" in data:
+        fight = cls.from_dict(data["fight"], rules=args.rules)
+    else:
+        seed = args.seed if args.seed is not None else data.get("seed")
+        fight = cls.start(data.get("combatants"), seed=seed, rulings=rulings, rules=args.rules)
+    results = []
+    for i, r in enumerate(_rounds(data, args.rounds)):
+        for name, decl in (r.get("declare") or {}).items():
+            fight.declare(name, decl)
+        results.append(fight.resolve_round(r.get("dice")))
+        if fight.state.over:
+            break
+    if args.json:
+        print_json({"rounds": [x.to_dict() for x in results], "fight": fight.to_dict()})
+        return 0
+    for line in fight.log:
+        cites = f"  [{', '.join(line.cites)}]" if line.cites else ""
+        print(f"round {line.round}: {line.text}{cites}")
+    print(f"after round {fight.state.round}: " + "; ".join(cls.summary(c) for c in fight.state.combatants))
+    return 0
+
+
+def _ruling(text: str) -> tuple[str, str]:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"expected ID=ANSWER, got {text!r}")
+    key, _, value = text.partition("=")
+    return key.strip(), value.strip()
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("fight", help="a whole fight across rounds: state carried, every change cited")
+    p.add_argument("ruleset", metavar="RULESET", help="ruleset whose fight engine to use")
+    p.add_argument("--input", metavar="FILE.json", help="combatants, rounds of declarations, optional dice")
+    p.add_argument("--rounds", type=int, metavar="N", help="play at most N of the input's rounds")
+    p.add_argument("--seed", type=int, help="seed the fight's dice (overrides the input's seed)")
+    p.add_argument("--json", action="store_true", help="print each round and the saved fight as JSON")
+    p.add_argument("--schema", action="store_true", help="print the input format and exit")
+    p.add_argument("--ruling", action="append", type=_ruling, metavar="ID=ANSWER", default=[],
+                   help="override a registered ruling (repeatable)")
+    p.set_defaults(func=lambda args: _fight(_with_rulings(args)))
+
+
+def _with_rulings(args):
+    args.rulings = dict(args.ruling or [])
+    if args.rounds is not None and args.rounds < 0:
+        raise RulesInputError("rounds", f"must be 0 or more, got {args.rounds}")
+    return args

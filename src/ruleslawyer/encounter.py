@@ -1,0 +1,281 @@
+"""A whole fight: rounds resolved one after another, state carried, every change cited, replayable.
+
+:class:`Encounter` is the part every ruleset shares: the frozen :class:`FightState`, declarations
+checked against it, the round's dice, the log, undo, and saving and loading. Each ruleset subclasses
+it (``ruleslawyer.rulesets.<id>.fight``) and supplies four hooks: reading a combatant, writing one
+back, checking a declaration, and playing a round.
+
+Dice: a round's unscripted dice come from a :class:`random.Random` seeded with the fight's seed and
+the round number, so saving after any round and loading to go on gives exactly the run without the
+stop. A round may also carry a dice script (``{"slot": [faces]}``) for worked examples.
+
+Shapes (``to_dict``)::
+
+    {"ruleset": "mastery", "seed": 7, "rulings": {...},
+     "state": {"round": 2, "over": false, "combatants": [{...}, ...]},
+     "pending": {"Aldric": {...declaration...}}, "log": [{"round": 1, "text": ..., "cites": [...]}]}
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from ruleslawyer.dice import Dice
+from ruleslawyer.errors import RulesInputError
+from ruleslawyer.trace import Step, StepKind, TracedResult, to_jsonable
+
+__all__ = ["LogLine", "FightState", "RoundResult", "Encounter", "MAX_ROUNDS", "MAX_COMBATANTS", "log_line"]
+
+#: Bounds on a fight's size (README "Limits").
+MAX_ROUNDS = 200
+MAX_COMBATANTS = 50
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One line of the fight log: what changed, in which round, and the rules (or rulings) behind it."""
+
+    round: int
+    text: str
+    cites: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"round": self.round, "text": self.text, "cites": list(self.cites)}
+
+
+@dataclass(frozen=True)
+class FightState:
+    """Where the fight stands after ``round`` rounds.
+
+    Attributes:
+        ruleset: ruleset id.
+        round: rounds resolved so far (0 before the first).
+        combatants: the ruleset's frozen combatant states, each with a ``name``, in input order.
+        over: True once the ruleset's end condition holds (one side left standing).
+    """
+
+    ruleset: str
+    round: int
+    combatants: tuple[Any, ...]
+    over: bool = False
+
+    def combatant(self, name: str, field_name: str = "name") -> Any:
+        """The combatant called ``name``.
+
+        Raises:
+            RulesInputError: no such combatant (the message lists them).
+        """
+        for c in self.combatants:
+            if c.name == name:
+                return c
+        names = ", ".join(c.name for c in self.combatants)
+        raise RulesInputError(field_name, f"no combatant called {name!r}; combatants: {names}")
+
+    def with_combatant(self, updated: Any) -> "FightState":
+        """This state with the combatant of the same name replaced by ``updated``."""
+        return replace(self, combatants=tuple(updated if c.name == updated.name else c for c in self.combatants))
+
+
+@dataclass(frozen=True)
+class RoundResult(TracedResult):
+    """One resolved round: the state after it, its log lines and its trace."""
+
+    round: int
+    state: FightState
+    lines: tuple[LogLine, ...]
+    trace: Step
+
+
+@dataclass
+class _Saved:
+    state: FightState
+    pending: dict[str, Any]
+    log_length: int
+
+
+class Encounter:
+    """A fight across rounds for one ruleset (subclass per ruleset; see the module docstring).
+
+    Args:
+        state: the starting state (build it with :meth:`start`).
+        seed: the fight's seed (each round's dice derive from it and the round number); None draws one.
+        rulings: ruling overrides, ``{ruling id: answer}``, for every exchange of the fight.
+        rules: the rules handle (None: the default database).
+    """
+
+    ruleset: ClassVar[str] = ""
+
+    def __init__(self, state: FightState, *, seed: int | None = None,
+                 rulings: Mapping[str, str] | None = None, rules=None) -> None:
+        from ruleslawyer.rulesdb.handle import resolve_rules
+
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise RulesInputError("seed", f"must be a whole number, got {seed!r}")
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
+        self.rulings = dict(rulings or {})
+        self.rules = resolve_rules(rules)
+        self._state = state
+        self._pending: dict[str, Any] = {}
+        self._log: list[LogLine] = []
+        self._history: list[_Saved] = []
+
+    # -- the four hooks a ruleset supplies ---------------------------------------------------
+    @classmethod
+    def read_combatant(cls, data: Any, field_name: str, rules) -> Any:
+        """A combatant's starting state from JSON-shaped ``data`` (raise RulesInputError naming fields)."""
+        raise NotImplementedError
+
+    @classmethod
+    def write_combatant(cls, combatant: Any) -> dict:
+        """A combatant state as JSON-shaped data that :meth:`read_combatant` reads back exactly."""
+        return to_jsonable(combatant)
+
+    def check_declaration(self, state: FightState, combatant: Any, declaration: Any, field_name: str) -> Any:
+        """The declaration, checked against the state (a dead combatant acting, more AP than left, a
+        second Full Action...: RulesInputError naming the field and the rule)."""
+        raise NotImplementedError
+
+    def play_round(self, state: FightState, declarations: Mapping[str, Any], dice: Dice
+                   ) -> tuple[FightState, Step, list[LogLine]]:
+        """Resolve one round from ``state``: the new state, the round's trace and its log lines."""
+        raise NotImplementedError
+
+    @classmethod
+    def schema(cls) -> dict:
+        """The ``fight`` input format for this ruleset (combatant and declaration fields)."""
+        raise NotImplementedError
+
+    @classmethod
+    def summary(cls, combatant: Any) -> str:
+        """One line on where a combatant stands (``Brute: 3 health, 1 AP, Prone``)."""
+        return str(combatant.name)
+
+    # -- building and reading ----------------------------------------------------------------
+    @classmethod
+    def start(cls, combatants: Sequence[Any], *, seed: int | None = None,
+              rulings: Mapping[str, str] | None = None, rules=None) -> "Encounter":
+        """A new fight at round 0 from the combatants' JSON-shaped data.
+
+        Raises:
+            RulesInputError: not a list, too many, a repeated name, or a bad combatant (named).
+        """
+        from ruleslawyer.rulesdb.handle import resolve_rules
+
+        rules = resolve_rules(rules)
+        if isinstance(combatants, (str, bytes, Mapping)) or not isinstance(combatants, Sequence):
+            raise RulesInputError("combatants", "must be a list of combatants")
+        if not 1 <= len(combatants) <= MAX_COMBATANTS:
+            raise RulesInputError("combatants", f"must hold 1 to {MAX_COMBATANTS} combatants, got {len(combatants)}")
+        read = [cls.read_combatant(c, f"combatants[{i}]", rules) for i, c in enumerate(combatants)]
+        names = [c.name for c in read]
+        for name in names:
+            if names.count(name) > 1:
+                raise RulesInputError("combatants", f"two combatants are called {name!r}; names must differ")
+        return cls(FightState(cls.ruleset, 0, tuple(read)), seed=seed, rulings=rulings, rules=rules)
+
+    @property
+    def state(self) -> FightState:
+        """The frozen state after the last resolved round."""
+        return self._state
+
+    @property
+    def log(self) -> tuple[LogLine, ...]:
+        """Every log line so far, oldest first."""
+        return tuple(self._log)
+
+    @property
+    def pending(self) -> dict[str, Any]:
+        """Declarations made for the next round, by combatant name."""
+        return dict(self._pending)
+
+    # -- playing -----------------------------------------------------------------------------
+    def declare(self, name: str, declaration: Any) -> None:
+        """Declare what ``name`` does in the next round (replacing an earlier declaration).
+
+        Raises:
+            RulesInputError: unknown combatant, or a declaration the state forbids (field
+                ``declarations.<name>...``, naming the rule). Nothing already resolved is lost.
+        """
+        field_name = f"declarations.{name}"
+        combatant = self._state.combatant(name, field_name)
+        if self._state.over:
+            raise RulesInputError(field_name, "the fight is over")
+        self._pending[name] = self.check_declaration(self._state, combatant, declaration, field_name)
+
+    def round_dice(self, round_number: int, script: Mapping[str, Sequence[int]] | None = None) -> Dice:
+        """The dice of round ``round_number``: its script, else the fight's seed and the round number."""
+        return Dice(rng=random.Random(f"{self.seed}:{round_number}"), script=script)
+
+    def resolve_round(self, script: Mapping[str, Sequence[int]] | None = None) -> RoundResult:
+        """Resolve the next round with the pending declarations (combatants who declared nothing
+        take the ruleset's default) and return it. ``script`` scripts this round's dice."""
+        if self._state.round >= MAX_ROUNDS:
+            raise RulesInputError("rounds", f"a fight lasts at most {MAX_ROUNDS} rounds")
+        number = self._state.round + 1
+        before = _Saved(self._state, dict(self._pending), len(self._log))
+        state, trace, lines = self.play_round(self._state, dict(self._pending), self.round_dice(number, script))
+        state = replace(state, round=number)
+        self._history.append(before)
+        self._state = state
+        self._pending = {}
+        self._log.extend(lines)
+        return RoundResult(number, state, tuple(lines), trace)
+
+    def undo(self) -> FightState:
+        """Take back the last resolved round (its declarations become pending again).
+
+        Raises:
+            RulesInputError: no round to undo.
+        """
+        if not self._history:
+            raise RulesInputError("undo", "no round has been resolved yet")
+        saved = self._history.pop()
+        self._state, self._pending = saved.state, saved.pending
+        del self._log[saved.log_length:]
+        return self._state
+
+    # -- saving ------------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """Everything needed to go on exactly where this fight stands (see the module docstring)."""
+        return {"ruleset": self.ruleset, "seed": self.seed, "rulings": dict(self.rulings),
+                "state": {"round": self._state.round, "over": self._state.over,
+                          "combatants": [self.write_combatant(c) for c in self._state.combatants]},
+                "pending": {k: to_jsonable(v) for k, v in self._pending.items()},
+                "log": [line.to_dict() for line in self._log]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, rules=None) -> "Encounter":
+        """A fight saved with :meth:`to_dict`, ready to go on.
+
+        Raises:
+            RulesInputError: not a saved fight of this ruleset (naming the field).
+        """
+        if not isinstance(data, Mapping) or data.get("ruleset") != cls.ruleset:
+            raise RulesInputError("ruleset", f"not a saved {cls.ruleset} fight")
+        saved = data.get("state")
+        if not isinstance(saved, Mapping):
+            raise RulesInputError("state", "a saved fight needs its state")
+        fight = cls.start(saved.get("combatants", ()), seed=data.get("seed"), rulings=data.get("rulings"),
+                          rules=rules)
+        rnd = saved.get("round", 0)
+        if isinstance(rnd, bool) or not isinstance(rnd, int) or not 0 <= rnd <= MAX_ROUNDS:
+            raise RulesInputError("state.round", f"must be a whole number from 0 to {MAX_ROUNDS}")
+        fight._state = replace(fight._state, round=rnd, over=bool(saved.get("over", False)))
+        fight._log = [LogLine(int(x["round"]), str(x["text"]), tuple(x.get("cites", ())))
+                      for x in data.get("log", ())]
+        for name, decl in (data.get("pending") or {}).items():
+            fight.declare(name, decl)
+        return fight
+
+    def round_step(self, number: int, children: list[Step]) -> Step:
+        """The trace root of round ``number`` (a helper for :meth:`play_round`)."""
+        return Step.of(StepKind.RESULT, f"Round {number}", children=children)
+
+
+def log_line(round_number: int, text: str, *cites: str) -> LogLine:
+    """A :class:`LogLine` (a short helper for the rulesets' ``play_round``)."""
+    return LogLine(round_number, text, tuple(c for c in cites if c))
+
