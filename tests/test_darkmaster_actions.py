@@ -28,7 +28,7 @@ def refused(actions, **kw):
 
 def test_two_full_actions_are_refused_naming_the_field():
     err = refused([SWORD, {"name": "Sprint", "type": "Full", "kind": "move"}])
-    assert err.field == "combatants[0].actions[1]"
+    assert err.field == "combatants.Hero.actions[1]"
     assert err.refusals[0].rule_id == "darkmaster/combat/action-types#2"
     assert "darkmaster/combat/action-types#2" in str(err)
 
@@ -47,11 +47,11 @@ def test_two_halves_are_free_of_penalty():
 def test_combinations_ruling():
     three = [{"name": f"H{i}", "type": "Half", "kind": "other"} for i in range(3)]
     err = refused(three)
-    assert err.field == "combatants[0].actions[2]"
+    assert err.field == "combatants.Hero.actions[2]"
     assert err.refusals[0].rule_id == "darkmaster/combat/action-types/combining-actions#1"
     assert err.refusals[0].ruling.ruling_id == "darkmaster.action-combinations"
     err = refused([SWORD, *three[:2]])
-    assert err.field == "combatants[0].actions[2]"
+    assert err.field == "combatants.Hero.actions[2]"
     r = seq([SWORD, *three[:2]], {"darkmaster.action-combinations": "full-and-any-halves"})
     assert penalties(r) == {"Sword attack": -20, "H0": -20, "H1": -20}
 
@@ -71,7 +71,7 @@ def test_dashing_attack_minus_30_and_no_parry():
     r = seq([{**SWORD, "dashing": True}])
     assert penalties(r) == {"Sword attack": -30}
     err = refused([{**SWORD, "dashing": True}], parry=20)
-    assert err.field == "combatants[0].parry"
+    assert err.field == "combatants.Hero.parry"
     assert err.refusals[0].rule_id == "darkmaster/combat/tactical-round-sequence/melee-phase#4"
 
 
@@ -80,7 +80,7 @@ def test_multi_round_actions():
     p = next(p for p in r.phases if p.phase is Phase.OTHER).placements[0]
     assert "Round 1 of 2" in p.reason and "darkmaster/combat/action-types/multi-round-actions#1" in p.cites
     err = refused([{"name": "Load (2)", "kind": "other"}, {"name": "Step", "type": "Half", "kind": "move"}])
-    assert err.field == "combatants[0].actions[1]"
+    assert err.field == "combatants.Hero.actions[1]"
     assert err.refusals[0].rule_id == "darkmaster/combat/action-types/multi-round-actions#1"
     r = seq([{"name": "Load (2)", "kind": "other", "round": 2, "interrupted": True}])
     assert r.lost == ("Hero: Load (2)",) and Phase.OTHER in r.skipped
@@ -95,28 +95,28 @@ def test_failed_assessment():
     r = seq([{**SWORD, "continuing": True}], assessment="failed", cmb=45, parry=22)
     assert r.parries == {"Hero": 22}
     err = refused([], assessment="failed", cmb=45, parry=23)
-    assert err.field == "combatants[0].parry" and "22" in err.message
+    assert err.field == "combatants.Hero.parry" and "22" in err.message
     r = seq([], assessment="failed", cmb=45, parry=23, rulings={"darkmaster.half-cmb-rounding": "up"})
     assert r.parries == {"Hero": 23}
 
 
 def test_non_strict_lists_refusals_and_leaves_them_out():
     r = seq([SWORD, {"name": "Sprint", "type": "Full", "kind": "move"}], strict=False)
-    assert [x.field for x in r.refusals] == ["combatants[0].actions[1]"]
+    assert [x.field for x in r.refusals] == ["combatants.Hero.actions[1]"]
     assert Phase.MOVE in r.skipped and Phase.MELEE not in r.skipped
 
 
 def test_refused_parry_is_not_held_back():
     # a Dashing Attack with a Parry: non-strict leaves the Parry out
     r = seq([{**SWORD, "dashing": True}], parry=20, strict=False)
-    assert r.parries == {} and [x.field for x in r.refusals] == ["combatants[0].parry"]
+    assert r.parries == {} and [x.field for x in r.refusals] == ["combatants.Hero.parry"]
 
 
 def test_flags_must_be_booleans():
     from ruleslawyer.errors import RulesInputError
     with pytest.raises(RulesInputError) as e:
         seq([{**SWORD, "dashing": "yes"}])
-    assert e.value.field == "combatants[0].actions[0].dashing"
+    assert e.value.field == "combatants.Hero.actions[0].dashing"
 
 
 @pytest.mark.parametrize(("action", "what"), [
@@ -129,10 +129,10 @@ def test_attacks_and_non_instant_spells_are_full_actions(action, what, declared)
     # action-types#2: "Full Actions ... Examples: making a melee or ranged attack, casting a
     # non-instant Spell, moving at full Move Rate."
     err = refused([{**action, "type": declared}])
-    assert err.field == "combatants[0].actions[0].type"
+    assert err.field == "combatants.Hero.actions[0].type"
     assert err.refusals[0].rule_id == "darkmaster/combat/action-types#2"
     assert str(err.refusals[0]) == (
-        f"combatants[0].actions[0].type: {action['name']!r} is {what}, which the rules give as a Full Action; "
+        f"combatants.Hero.actions[0].type: {action['name']!r} is {what}, which the rules give as a Full Action; "
         f"declare it as Full, not {declared} [darkmaster/combat/action-types#2]")
     # declared Full it is accepted, with no penalty on its own
     assert penalties(seq([{**action, "type": "Full"}])) == {action["name"]: 0}
@@ -154,3 +154,97 @@ def test_the_darkmaster_examples_declare_attacks_as_full():
             for a in c.get("actions", []):
                 if a.get("kind") in ("melee", "ranged") or (a.get("kind") == "spell" and not a.get("instant")):
                     assert a.get("type", "Full") == "Full", (path.name, a["name"])
+
+
+# -- an Instant Spell is a Half Action (action-types#3) --------------------------------------------------------
+
+MIRA = {"name": "Mira", "cmb": 40, "actions": [{"name": "Staff", "kind": "melee", "weapon_length": "Long"},
+                                               {"name": "Blink", "kind": "spell", "instant": True}]}
+
+
+def test_a_full_attack_and_an_instant_spell_both_take_minus_20():
+    # action-types#2: "making a melee ... attack" is a Full Action; action-types#3: "casting an Instant
+    # Spell" is a Half Action, and "Combined with a Full Action, both suffer a -20 penalty to any roll
+    # involved": Staff 0 - 20 = -20, Blink 0 - 20 = -20 (not refused as two Full Actions).
+    r = sequence_round(SequenceInput.from_dict({"combatants": [MIRA]}))
+    assert penalties(r) == {"Staff": -20, "Blink": -20}
+    blink = next(p for p in r.phases if p.phase is Phase.SPELL_A).placements[0]
+    staff = next(p for p in r.phases if p.phase is Phase.MELEE).placements[0]
+    half = "darkmaster/combat/action-types#3"
+    assert half in blink.cites and half in staff.cites  # each placement cites the rule behind its -20
+    assert blink.reason.startswith("Half Action in its Phase: an Instant Spell")
+
+
+@pytest.mark.parametrize("declared", ["Full", "Free"])
+def test_an_instant_spell_declared_as_another_type_is_refused_citing_half_actions(declared):
+    err = refused([{"name": "Blink", "kind": "spell", "instant": True, "type": declared}])
+    assert err.field == "combatants.Hero.actions[0].type"
+    assert str(err.refusals[0]) == (
+        f"combatants.Hero.actions[0].type: 'Blink' is an Instant Spell, which the rules give as a Half Action; "
+        f"declare it as Half, not {declared} [darkmaster/combat/action-types#3]")
+
+
+@pytest.mark.parametrize(("action", "counts_as"), [
+    ({"name": "Cut", "kind": "melee", "weapon_length": "Short"}, "Full"),
+    ({"name": "Shot", "kind": "ranged"}, "Full"),
+    ({"name": "Storm", "kind": "spell"}, "Full"),
+    ({"name": "Blink", "kind": "spell", "instant": True}, "Half"),
+    ({"name": "Run", "kind": "move"}, "Full"),
+    ({"name": "Climb", "kind": "other"}, "Full"),
+])
+def test_an_action_given_no_type_takes_the_one_the_chapter_gives_its_kind(action, counts_as):
+    # action-types#2 (Full: attacks, non-instant Spells, full Move Rate) and #3 (Half: an Instant Spell);
+    # anything else defaults to Full
+    from ruleslawyer.rulesets.darkmaster import check_declarations
+    from ruleslawyer.rulesets.darkmaster.actions import Combatant
+
+    (d,), refusals, _ = check_declarations([Combatant.from_dict({"name": "Hero", "actions": [action]}, "c")])
+    assert refusals == [] and d.counts_as.value == counts_as
+
+
+# -- a Parry is CMB held back: at most the CMB (supplement parry#1) ----------------------------------------------
+
+def test_a_parry_larger_than_the_cmb_is_refused_naming_the_combatant():
+    # CMB 40, Parry 60: 60 > 40 -> refused; the field names Brom, the rule is the supplement's Parry paragraph
+    data = {"combatants": [{"name": "Brom", "cmb": 40, "parry": 60}]}
+    with pytest.raises(DeclarationError) as e:
+        sequence_round(SequenceInput.from_dict(data))
+    assert e.value.field == "combatants.Brom.parry"
+    assert e.value.refusals[0].rule_id == "darkmaster/supplement/parry#1"
+    assert "Brom's Parry 60 is more than the CMB 40" in e.value.message
+    # all of the CMB may be held back: 40 of 40 is allowed
+    assert sequence_round(SequenceInput.from_dict({"combatants": [{"name": "Brom", "cmb": 40, "parry": 40}]})
+                          ).parries == {"Brom": 40}
+
+
+@pytest.mark.parametrize(("cmb", "parry", "allowed"), [(40, 41, False), (0, 1, False), (-10, 5, False),
+                                                       (-10, 0, True), (1, 1, True)])
+def test_the_parry_limit_is_the_cmb_but_never_below_zero(cmb, parry, allowed):
+    r = seq([], strict=False, cmb=cmb, parry=parry)
+    assert [x.field for x in r.refusals] == ([] if allowed else ["combatants.Hero.parry"])
+
+
+def test_after_a_failed_assessment_the_half_cmb_limit_alone_applies():
+    # CMB 40 failed: at most 40 / 2 = 20; a Parry of 60 is refused once, by assessment-phase#3
+    r = seq([], strict=False, cmb=40, parry=60, assessment="failed")
+    assert [(x.field, x.rule_id) for x in r.refusals] == [
+        ("combatants.Hero.parry", "darkmaster/combat/tactical-round-sequence/assessment-phase#3")]
+
+
+def test_errors_name_the_combatant_not_a_position():
+    from ruleslawyer.errors import RulesInputError
+
+    data = {"combatants": [{"name": f"c{i}", "cmb": 10} for i in range(5)]
+            + [{"name": "Brom", "cmb": 40, "actions": [{"name": "Hit", "kind": "melee", "weapon_length": "Huge"}]}]}
+    with pytest.raises(RulesInputError) as e:
+        sequence_round(SequenceInput.from_dict(data))
+    assert e.value.field == "combatants.Brom.actions[0].weapon_length" and "combatants[5]" not in str(e.value)
+    data["combatants"][5] = {"name": "Brom", "side": "monster"}
+    with pytest.raises(RulesInputError) as e:
+        sequence_round(SequenceInput.from_dict(data))
+    assert e.value.field == "combatants.Brom.side"
+    # a combatant with no usable name can only be named by position
+    data["combatants"][5] = {"name": "c1"}
+    with pytest.raises(RulesInputError) as e:
+        sequence_round(SequenceInput.from_dict(data))
+    assert e.value.field == "combatants[5].name" and "'c1' is used twice" in e.value.message

@@ -33,9 +33,9 @@ def test_ambush_round(capsys):
 
 
 def test_two_full_actions_exit_1_naming_the_field(capsys):
-    code, out, err = run(capsys, "sequence", "darkmaster", "--input", str(EXAMPLES / "two-full-actions.json"))
+    code, _, err = run(capsys, "sequence", "darkmaster", "--input", str(EXAMPLES / "two-full-actions.json"))
     assert code == 1
-    assert err.startswith("ruleslawyer: error: combatants[0].actions[1]:")
+    assert err.startswith("ruleslawyer: error: combatants.Aldric.actions[1]:")
     assert "darkmaster/combat/action-types#2" in err
 
 
@@ -44,3 +44,33 @@ def test_text_output_and_schema(capsys):
     assert code == 0 and "Melee Phase" in out and "[darkmaster/combat/" in out
     code, out, _ = run(capsys, "sequence", "darkmaster", "--schema")
     assert "combatants" in json.loads(out)["properties"]
+
+
+def test_instant_spell_beside_a_full_attack(capsys):
+    # the app issue's round: Staff (melee: Full) + Blink (Instant Spell: Half) -> -20 on both (action-types#3)
+    code, out, _ = run(capsys, "sequence", "darkmaster", "--input", str(EXAMPLES / "instant-spell.json"), "--json")
+    assert code == 0
+    placed = {p["action"]: p["penalty"] for ph in json.loads(out)["phases"] for p in ph["placements"]
+              if ph["phase"] in ("Spell Phase A", "Melee Phase")}
+    assert placed == {"Blink": -20, "Staff": -20}
+
+
+def test_weapons_by_name(capsys):
+    # Tamsin's longbow fires in Ranged Phase A; the Orc's hand axe (handaxe: Short, +1 Positional Bonus =
+    # Long) and Mira's staff (Long, the kit's reading) tie on length: CMB 45 beats 40
+    code, out, _ = run(capsys, "sequence", "darkmaster", "--input", str(EXAMPLES / "weapons-by-name.json"), "--json")
+    assert code == 0
+    data = json.loads(out)
+    melee = next(p for p in data["phases"] if p["phase"] == "Melee Phase")["placements"]
+    assert [(p["combatant"], p["length"], p["position"]) for p in melee] == [("Orc", "Long", 1), ("Mira", "Long", 2)]
+    ranged = next(p for p in data["phases"] if p["phase"] == "Ranged Phase A")["placements"]
+    assert [p["combatant"] for p in ranged] == ["Tamsin"]
+
+
+def test_a_parry_over_the_cmb_exits_1_naming_the_combatant(capsys, tmp_path):
+    path = tmp_path / "brom.json"
+    path.write_text(json.dumps({"combatants": [{"name": "Brom", "cmb": 40, "parry": 60}]}))
+    code, _, err = run(capsys, "sequence", "darkmaster", "--input", str(path))
+    assert code == 1
+    assert err.startswith("ruleslawyer: error: combatants.Brom.parry: Brom's Parry 60 is more than the CMB 40")
+    assert "darkmaster/supplement/parry#1" in err

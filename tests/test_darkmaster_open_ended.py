@@ -37,3 +37,19 @@ def test_cap_is_reported():
 def test_script_runs_out():
     with pytest.raises(DiceScriptError):
         roll_open_ended(Dice(script={"cmb": [98]}))
+
+
+def test_a_low_end_roll_of_96_or_more_cites_the_ruling_not_the_high_end_row():
+    # 03, 97, 20: the 97 is subtracted; rolling again on it is the ruling's (repeat-on-96), not the high
+    # end's row "96-00 ... repeat the extra roll"; under "once" nothing is rolled again and nothing says so
+    from ruleslawyer.rulesets.darkmaster import _tables
+
+    high_row = _tables.table("open_ended").rows[-1].unit_id  # 96–00
+    r = roll_open_ended(Dice(script={"cmb": [3, 97, 20]}))
+    first, extra, _ = r.trace.children
+    assert high_row not in extra.cites and [u.ruling_id for u in extra.rulings] == ["darkmaster.low-open-end"]
+    assert extra.cites[0].rule_id == first.cites[0].rule_id  # the low row
+    once = roll_open_ended(Dice(script={"cmb": [3, 97]}), rulings={"darkmaster.low-open-end": "once"})
+    assert high_row not in once.trace.cited_ids() and once.trace.children[1].rulings == ()
+    # the high end does roll again on its own row
+    assert high_row in roll_open_ended(Dice(script={"cmb": [97, 98, 12]})).trace.children[1].cited_ids()

@@ -22,8 +22,16 @@ ROUND = {"combatants": [
 ]}
 
 
+try:  # a database the kit builds may be sealed with a checksum: an edit made here must be sealed again
+    from ruleslawyer.rulesdb.paths import seal_database
+except ImportError:  # pragma: no cover - a kit that does not seal its databases
+    def seal_database(path):
+        pass
+
+
 def _edit(db, table_id, row_match, column, value, **range_):
-    """Set one cell of the row of ``table_id`` whose cells contain ``row_match`` (and its die range)."""
+    """Set one cell of the row of ``table_id`` whose cells contain ``row_match`` (and its die range), as a
+    user editing the built database would, then seal the file as the build does."""
     conn = sqlite3.connect(db)
     cols = json.loads(conn.execute("SELECT columns FROM rule_tables WHERE id = ?", (table_id,)).fetchone()[0])
     for index, cells in conn.execute("SELECT row_index, cells FROM table_rows WHERE table_id = ?", (table_id,)).fetchall():
@@ -36,6 +44,7 @@ def _edit(db, table_id, row_match, column, value, **range_):
                 conn.execute(f"UPDATE table_rows SET {k} = ? WHERE table_id = ? AND row_index = ?", (v, table_id, index))
     conn.commit()
     conn.close()
+    seal_database(db)
 
 
 @pytest.fixture(scope="module")
@@ -83,8 +92,8 @@ def test_cli_db_option_reads_that_database(other_db, tmp_path, capsys):
     path = tmp_path / "round.json"
     path.write_text(json.dumps(ROUND))
     assert main(["--db", str(other_db), "sequence", "darkmaster", "--input", str(path), "--json"]) == 0
-    melee = [p for p in json.loads(capsys.readouterr().out)["phases"] if p["phase"] == "Melee Phase"][0]
+    melee = next(p for p in json.loads(capsys.readouterr().out)["phases"] if p["phase"] == "Melee Phase")
     assert [p["combatant"] for p in melee["placements"]] == ["Brawler", "Pikeman"]
     assert main(["sequence", "darkmaster", "--input", str(path), "--json"]) == 0
-    melee = [p for p in json.loads(capsys.readouterr().out)["phases"] if p["phase"] == "Melee Phase"][0]
+    melee = next(p for p in json.loads(capsys.readouterr().out)["phases"] if p["phase"] == "Melee Phase")
     assert [p["combatant"] for p in melee["placements"]] == ["Pikeman", "Brawler"]

@@ -139,13 +139,82 @@ def test_every_placement_has_a_reason_and_a_citation():
 def test_unknown_weapon_length_names_the_field():
     with pytest.raises(RulesInputError) as e:
         seq([{"name": "A", "actions": [melee("Whip", "Very Long")]}])
-    assert e.value.field == "combatants[0].actions[0].weapon_length" and "Longest" in e.value.message
+    assert e.value.field == "combatants.A.actions[0].weapon_length" and "Longest" in e.value.message
     with pytest.raises(RulesInputError) as e:
         seq([{"name": "A", "actions": [{"name": "Hit", "kind": "melee"}]}])
-    assert e.value.field == "combatants[0].actions[0].weapon_length"
+    assert e.value.field == "combatants.A.actions[0].weapon_length"
     with pytest.raises(RulesInputError) as e:
         seq([{"name": "A", "cmb": "high"}])
-    assert e.value.field == "combatants[0].cmb"
+    assert e.value.field == "combatants.A.cmb"
     with pytest.raises(RulesInputError) as e:
         seq([{"name": "A", "actions": [{"name": "Hit", "kind": "kick"}]}])
-    assert e.value.field == "combatants[0].actions[0].kind"
+    assert e.value.field == "combatants.A.actions[0].kind"
+
+
+def test_a_character_who_failed_the_assessment_roll_declares_nothing_new():
+    # assessment-phase#3: "If the Perception Roll fails, the character cannot declare new actions in the
+    # following Action Declaration Phase". Troll (npc) declares first, Hero second; Brom failed: listed
+    # without a place in the order, citing #3 only; he continues last Round's spear thrust.
+    r = seq([{"name": "Hero", "cmb": 50, "actions": [melee("Sword", "Long")]},
+             {"name": "Brom", "cmb": 40, "assessment": "failed", "parry": 20,
+              "actions": [melee("Spear thrust", "Longest", continuing=True)]},
+             {"name": "Troll", "side": "npc", "cmb": 60, "actions": [melee("Club", "Long")]}])
+    decl = next(p for p in r.phases if p.phase is Phase.DECLARATION)
+    assert [(x.position, x.combatant, x.action) for x in decl.placements] == [
+        (1, "Troll", "declares actions and targets"), (2, "Hero", "declares actions and targets"),
+        (0, "Brom", "declares no new actions")]
+    brom = decl.placements[2]
+    assert brom.cites == ("darkmaster/combat/tactical-round-sequence/assessment-phase#3",)
+    assert "Spear thrust" in brom.reason
+    assert r.declaration_order == ("Troll", "Hero")
+    head = next(s for s in r.trace.children if s.label.endswith("Action Declaration Phase"))
+    assert head.value == "2 characters declare; 1 cannot (failed Assessment Roll)"
+    assert [c.label for c in head.children] == ["1. Troll: declares actions and targets",
+                                                "2. Hero: declares actions and targets",
+                                                "Brom: declares no new actions"]
+    # his continued thrust still resolves: Longest first in the Melee Phase
+    assert order(r, Phase.MELEE) == [(1, "Brom"), (2, "Troll"), (3, "Hero")]
+
+
+@pytest.mark.parametrize(("given", "length", "kit"), [
+    ("longsword", "Long", False), ("Long Sword", "Long", False), ("hand axe", "Short", False),
+    ("Hand-Axe", "Short", False), ("staff", "Long", True), ("dagger", "Hand", True), ("spear", "Longest", True),
+    ("Longest", "Longest", False),
+])
+def test_weapons_by_the_names_of_the_supplement_table(given, length, kit):
+    # weapon-examples: the chapter places the longsword (Long) and the handaxe (Short); the other rows are
+    # the kit's reading and carry the ruling darkmaster.weapon-examples
+    _, name, why, _, uses = effective_length(given)
+    assert name == length
+    assert ("darkmaster.weapon-examples" in [u.ruling_id for u in uses]) is kit
+    assert ("(the kit's reading)" in why) is kit
+
+
+def test_every_row_of_the_weapons_table_is_accepted():
+    from ruleslawyer.rulesets.darkmaster import _tables
+
+    rows = _tables.weapons().values()
+    assert {"longbow", "staff", "heavy crossbow", "longsword", "handaxe"} <= {w.name for w in rows}
+    for w in rows:
+        if w.length is None:  # a ranged weapon: named on a ranged action
+            r = seq([{"name": "A", "actions": [{"name": "Shoot", "kind": "ranged", "weapon": w.name}]}])
+            assert order(r, Phase.RANGED_B) == [(1, "A")]
+            assert next(p for p in r.phases if p.phase is Phase.RANGED_B).placements[0].reason.startswith(w.name)
+        else:
+            r = seq([{"name": "A", "actions": [{"name": "Hit", "kind": "melee", "weapon": w.name}]}])
+            assert next(p for p in r.phases if p.phase is Phase.MELEE).placements[0].length == w.length
+            assert w.row.unit_id in r.trace.cited_ids()
+
+
+def test_a_ranged_weapon_in_melee_and_the_chapter_only_ruling_are_refused_naming_the_field():
+    with pytest.raises(RulesInputError) as e:
+        seq([{"name": "Tamsin", "actions": [melee("Swing", "longbow")]}])
+    assert e.value.field == "combatants.Tamsin.actions[0].weapon_length"
+    assert "longbow is a ranged weapon" in e.value.message
+    chapter_only = {"darkmaster.weapon-examples": "chapter-only"}
+    with pytest.raises(RulesInputError) as e:
+        seq([{"name": "Mira", "actions": [{"name": "Whack", "kind": "melee", "weapon": "staff"}]}], chapter_only)
+    assert e.value.field == "combatants.Mira.actions[0].weapon" and "give its length" in e.value.message
+    # the chapter's own weapons need no ruling
+    r = seq([{"name": "Mira", "actions": [melee("Cut", "longsword")]}], chapter_only)
+    assert "darkmaster.weapon-examples" not in r.trace.ruling_ids()

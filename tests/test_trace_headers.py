@@ -91,10 +91,10 @@ def test_the_headers_read_as_sentences():
     assert s["4. Fast phase (winning side, then losing side)"] == "nobody acts"
     assert s["5. Moderate phase (winning side, then losing side)"] == "3 combatants act"
     assert s["6. Slow phase (winning side, then losing side)"] == "1 combatant acts"
-    # Darkmaster ambush round: 7 characters declare; 3 melee attacks; Aldric's dagger and Wulf's Load (2)
-    # in Other Actions
+    # Darkmaster ambush round: 6 characters declare (Brom failed his Assessment Roll: assessment-phase#3);
+    # 3 melee attacks; Aldric's dagger and Wulf's Load (2) in Other Actions
     d = _heads(["sequence", "darkmaster", "--input", str(EX / "darkmaster" / "ambush-round.json")])
     assert d["1. Assessment Phase"] == "1 Assessment Roll"
-    assert d["2. Action Declaration Phase"] == "7 characters declare"
+    assert d["2. Action Declaration Phase"] == "6 characters declare; 1 cannot (failed Assessment Roll)"
     assert d["6. Melee Phase"] == "3 actions"
     assert d["9. Other Actions Phase"] == "2 actions"

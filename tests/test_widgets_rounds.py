@@ -87,7 +87,7 @@ def test_darkmaster_trs_order_with_reasons_and_refusal():
     assert r.declaration_order[0] == "Orc"
     melee = next(p for p in r.phases if str(p.phase) == "Melee Phase")
     assert [p.combatant for p in melee.placements][:2] == ["Orc", "Hero"]
-    assert [f.field for f in r.refusals] == ["combatants[2].actions[1]"]
+    assert [f.field for f in r.refusals] == ["combatants.Bad.actions[1]"]
     out = panel.output.value
     assert 'data-refusals="1"' in out and 'data-rule-id="darkmaster/combat/action-types#2"' in out
     assert 'data-phase="Melee Phase" data-combatant="Orc"' in out
@@ -123,5 +123,28 @@ def test_darkmaster_an_attack_declared_as_a_half_action_is_refused_with_its_rule
     add_dm(panel, "Orc", 20, "npc", "Spear attack", "Half", "melee", "Longest")
     panel.run()
     assert [f.rule_id for f in panel.result.refusals] == ["darkmaster/combat/action-types#2"]
-    assert 'class="rl-error rl-refusal" data-field="combatants[0].actions[0].type"' in panel.output.value
+    assert 'class="rl-error rl-refusal" data-field="combatants.Orc.actions[0].type"' in panel.output.value
     assert "declare it as Full, not Half" in panel.output.value
+
+
+def test_both_round_panels_hand_their_rules_handle_to_the_engine(monkeypatch, tmp_path):
+    import ruleslawyer.rulesets.darkmaster as darkmaster
+    import ruleslawyer.rulesets.mastery as mastery
+    from ruleslawyer.rulesdb.handle import open_rules
+
+    db = tmp_path / "other.db"
+    seen = []
+    for module in (mastery, darkmaster):
+        real = module.sequence_round
+
+        def spy(*args, _real=real, **kwargs):
+            seen.append(kwargs.get("rules"))
+            return _real(*args, **kwargs)
+        monkeypatch.setattr(module, "sequence_round", spy)
+    m = MasteryRoundPanel(script="side: 2", rules=db)
+    add_mastery(m, "Aldric", "pcs", "dagger")
+    m.run()
+    d = DarkmasterRoundPanel([{"name": "Orc", "actions": [{"name": "Club", "kind": "melee", "weapon": "club"}]}],
+                             rules=db)
+    d.run()
+    assert seen == [open_rules(db), open_rules(db)] and m.result is not None and d.result is not None

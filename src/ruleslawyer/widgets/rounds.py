@@ -169,7 +169,7 @@ class MasteryRoundPanel:
         self.result = None
         r = sequence_round(self.combatants, round_number=self.round_number.value,
                            startle_dc=self.startle_dc.value or None, ambush_dc=self.ambush_dc.value or None,
-                           rulings=dict(self.frame.rulings.overrides), **self.dice.kwargs())
+                           rulings=dict(self.frame.rulings.overrides), rules=self.rules, **self.dice.kwargs())
         self.result = r
         rows = []
         n = 0
@@ -333,9 +333,10 @@ class DarkmasterRoundPanel:
 
     def _run(self) -> None:
         from ruleslawyer.rulesets.darkmaster import Combatant, sequence_round
+        from ruleslawyer.rulesets.darkmaster.actions import combatant_field
 
         self.result = None
-        combatants = [Combatant.from_dict(c, f"combatants[{i}]") for i, c in enumerate(self.roster)]
+        combatants = [Combatant.from_dict(c, combatant_field(c.get("name"), i)) for i, c in enumerate(self.roster)]
         r = sequence_round(combatants, rulings=dict(self.frame.rulings.overrides), strict=False, rules=self.rules)
         self.result = r
         rows = []
@@ -371,7 +372,7 @@ class DarkmasterRoundPanel:
 
 def _action_note(a: dict[str, Any]) -> str:
     """What the roster shows of an action in the engine's JSON shape (absent keys: the engine's defaults)."""
-    parts = [a.get("type") or "Full", a.get("kind", "other"), a.get("weapon_length"),
+    parts = [a.get("type") or "type by kind", a.get("kind", "other"), a.get("weapon"), a.get("weapon_length"),
              "Positional Bonus" if a.get("positional_bonus") else None, "Dashing" if a.get("dashing") else None,
              "Instant" if a.get("instant") else None]
     return ", ".join(p for p in parts if p)

@@ -1,4 +1,4 @@
-"""Against the Darkmaster: the Tactical Round Sequence, declared-action checks and open-ended d100.
+"""Against the Darkmaster: the Tactical Round Sequence, declared-action checks, weapons by name and open-ended d100.
 
 Every placement cites the chapter (``darkmaster/combat/...``), a supplement table row
 (``darkmaster/supplement/...``) or a registered ruling (``darkmaster.*``).
@@ -21,6 +21,7 @@ _EXPORTS = {
     'Refusal': 'actions',
     'Side': 'actions',
     'check_declarations': 'actions',
+    'combatant_field': 'actions',
     'OpenEndedRoll': 'open_ended',
     'roll_open_ended': 'open_ended',
     'Phase': 'trs',
@@ -30,6 +31,8 @@ _EXPORTS = {
     'SequenceResult': 'trs',
     'effective_length': 'trs',
     'sequence_round': 'trs',
+    'WeaponLength': 'weapons',
+    'find_length': 'weapons',
 }
 
 
@@ -48,6 +51,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Action", "ActionKind", "ActionType", "Assessment", "Combatant", "DeclarationError", "OpenEndedRoll", "Phase",
-    "PhaseResult", "Placement", "Refusal", "SequenceInput", "SequenceResult", "Side", "check_declarations",
-    "effective_length", "roll_open_ended", "rulings", "sequence_round",
+    "PhaseResult", "Placement", "Refusal", "SequenceInput", "SequenceResult", "Side", "WeaponLength",
+    "check_declarations", "combatant_field", "effective_length", "find_length", "roll_open_ended", "rulings",
+    "sequence_round",
 ]

@@ -1,14 +1,18 @@
 """Declared actions in Against the Darkmaster and the checks on what a character may declare.
 
 Rules (``darkmaster/combat/action-types``): a melee or ranged attack or a non-instant Spell is a Full
-Action (the chapter's examples, ``#2``; declaring one as Half or Free is refused); one Full Action a
-Round; a Half Action beside a Full one
-gives -20 to both; two Half Actions go free of penalty; one Free Action, further ones count as Half;
-Multi-Round Actions (``Load (2)``) are consecutive Full Actions, lost if interrupted, and combine only
-with Free Actions; Readied Actions trigger at any time. A Dashing Attack takes -30 CMB and rules out a
-Parry (``melee-phase#4``). After a failed Assessment Roll nothing new may be declared and a Parry is
-limited to half the CMB (``assessment-phase#3``). The combinations list the chapter breaks off before
-is the ruling ``darkmaster.action-combinations``.
+Action (the chapter's examples, ``#2``), an Instant Spell a Half Action (``#3``); declaring one as
+another type is refused, and an action given no type takes that one (else Full). One Full Action a
+Round; a Half Action beside a Full one gives -20 to both; two Half Actions go free of penalty; one Free
+Action, further ones count as Half; Multi-Round Actions (``Load (2)``) are consecutive Full Actions,
+lost if interrupted, and combine only with Free Actions; Readied Actions trigger at any time. A Parry
+is CMB held back, so at most the CMB (supplement ``parry#1``). A Dashing Attack takes -30 CMB and rules
+out a Parry (``melee-phase#4``). After a failed Assessment Roll nothing new may be declared and a Parry
+is limited to half the CMB (``assessment-phase#3``). The combinations list the chapter breaks off
+before is the ruling ``darkmaster.action-combinations``.
+
+Fields are named by the combatant's name: ``combatants.Brom.parry``, ``combatants.Brom.actions[0].type``
+(by position only where the name itself is wrong: ``combatants[3].name``).
 """
 
 from __future__ import annotations
@@ -25,10 +29,11 @@ from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, resolve_ruling
 
 from . import _tables, ids, rulings as _r
+from .weapons import find_length
 
 __all__ = [
     "ActionType", "ActionKind", "Side", "Assessment", "Action", "Combatant", "Refusal", "DeclarationError",
-    "Declared", "FULL_HALF_PENALTY", "DASHING_PENALTY", "check_declarations", "MAX_CMB",
+    "Declared", "FULL_HALF_PENALTY", "DASHING_PENALTY", "check_declarations", "MAX_CMB", "combatant_field",
 ]
 
 FULL_HALF_PENALTY = -20
@@ -90,10 +95,12 @@ class Action:
 
     Attributes:
         name: e.g. ``"Longsword attack"``; a trailing ``(2)`` (``"Load (2)"``) makes it a Multi-Round Action.
-        type: Full, Half or Free.
+        type: Full, Half or Free; None: the type the chapter gives the kind (Full; Half for an Instant Spell).
         kind: move, spell, ranged, melee or other.
         target: whom it is aimed at (shown only).
-        weapon_length: melee: Hand, Short, Long, Longest (or a weapon the table names as an example).
+        weapon_length: melee: Hand, Short, Long, Longest, or a weapon the ``weapon-examples`` table names.
+        weapon: the weapon's name (any kind, shown); a melee attack with no ``weapon_length`` takes the
+            length the ``weapon-examples`` table gives it (``"staff"``: Long).
         positional_bonus: melee: attacking from higher ground or mounted, flanking, or from the rear.
         dashing: melee: a Dashing Attack.
         instant: spell: an Instant Spell.
@@ -108,10 +115,11 @@ class Action:
     """
 
     name: str
-    type: ActionType = ActionType.FULL
+    type: ActionType | None = None
     kind: ActionKind = ActionKind.OTHER
     target: str | None = None
     weapon_length: str | None = None
+    weapon: str | None = None
     positional_bonus: bool = False
     dashing: bool = False
     instant: bool = False
@@ -138,6 +146,11 @@ class Action:
 
 
 _ACTION_KEYS = {f for f in Action.__dataclass_fields__}
+
+
+def combatant_field(name: object, index: int) -> str:
+    """The input field of a combatant: ``combatants.Brom`` by name, ``combatants[3]`` when it has none."""
+    return f"combatants.{name}" if isinstance(name, str) and name.strip() else f"combatants[{index}]"
 
 
 @dataclass(frozen=True)
@@ -170,7 +183,8 @@ class Combatant:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any], fld: str) -> Combatant:
-        """Build from JSON (see ``ruleslawyer sequence darkmaster --schema``)."""
+        """Build from JSON (see ``ruleslawyer sequence darkmaster --schema``); ``fld`` names it in errors
+        (:func:`combatant_field`)."""
         if not isinstance(d, Mapping):
             raise RulesInputError(fld, "a combatant must be an object")
         keys = {"name", "cmb", "side", "caster_level", "spell_casting_bonus", "assessment", "parry", "actions"}
@@ -189,7 +203,7 @@ class Combatant:
                 if k not in _ACTION_KEYS:
                     raise RulesInputError(f"{af}.{k}", f"unknown field; allowed: {', '.join(sorted(_ACTION_KEYS))}")
             kw = dict(a)
-            kw["type"] = _enum(ActionType, kw.get("type", "Full"), f"{af}.type")
+            kw["type"] = None if kw.get("type") is None else _enum(ActionType, kw["type"], f"{af}.type")
             kw["kind"] = _enum(ActionKind, kw.get("kind", "other"), f"{af}.kind")
             if "name" not in kw:
                 raise RulesInputError(f"{af}.name", "every action needs a name")
@@ -238,6 +252,7 @@ class Declared:
         penalty: CMB/roll penalty this Round (-20 Half + Full, -30 Dashing Attack, summed).
         lost: an interrupted Multi-Round Action (does not resolve).
         trace: why.
+        penalty_cites: the rules behind ``penalty`` (``action-types#3``, ``melee-phase#4``).
     """
 
     combatant: str
@@ -247,6 +262,7 @@ class Declared:
     penalty: int
     lost: bool
     trace: Step
+    penalty_cites: tuple[str, ...] = ()
 
 
 def _int(v, fld, low=None, high=None) -> int:
@@ -262,29 +278,31 @@ _FLAGS = ("positional_bonus", "dashing", "instant", "reloaded_before", "thrown_i
 _MELEE_ONLY = ("weapon_length", "positional_bonus", "dashing")
 
 
-def check_input(combatants: Sequence[Combatant], rules: Rules | None = None) -> None:
+def check_input(combatants: Sequence[Combatant], rules: Rules | None = None,
+                overrides: Mapping[str, str] | None = None) -> None:
     """Validate the types and ranges of every field (not the rules), naming the field.
 
-    Weapon lengths are read from the ``weapon-length`` table of ``rules`` (default database).
+    A melee action's ``weapon_length`` (or ``weapon``) must be a length or a weapon of the tables of
+    ``rules`` (default database), under the ruling ``darkmaster.weapon-examples`` in ``overrides``.
 
     Raises:
-        RulesInputError: e.g. ``combatants[0].cmb`` not a whole number, a repeated name.
+        RulesInputError: e.g. ``combatants.Brom.cmb`` not a whole number, ``combatants[3].name`` repeated.
     """
     if not combatants:
         raise RulesInputError("combatants", "give at least one combatant")
-    rows = _tables.lengths(resolve_rules(rules))
+    rules = resolve_rules(rules)
     names: set[str] = set()
     for i, c in enumerate(combatants):
-        _check_combatant(c, f"combatants[{i}]", names, rows)
+        if not isinstance(c.name, str) or not c.name.strip():
+            raise RulesInputError(f"combatants[{i}].name", "every combatant needs a name")
+        if c.name in names:
+            raise RulesInputError(f"combatants[{i}].name", f"the name {c.name!r} is used twice")
+        names.add(c.name)
+        _check_combatant(c, combatant_field(c.name, i), rules, overrides)
 
 
-def _check_combatant(c: Combatant, f: str, names: set[str], rows: Sequence[_tables.LengthRow]) -> None:
-    """One combatant's fields (``names``: the names seen so far, updated)."""
-    if not isinstance(c.name, str) or not c.name.strip():
-        raise RulesInputError(f"{f}.name", "every combatant needs a name")
-    if c.name in names:
-        raise RulesInputError(f"{f}.name", f"the name {c.name!r} is used twice")
-    names.add(c.name)
+def _check_combatant(c: Combatant, f: str, rules: Rules, overrides: Mapping[str, str] | None) -> None:
+    """One combatant's numbers and actions."""
     _int(c.cmb, f"{f}.cmb", -MAX_CMB, MAX_CMB)
     _int(c.caster_level, f"{f}.caster_level", 0)
     _int(c.spell_casting_bonus, f"{f}.spell_casting_bonus", -MAX_CMB, MAX_CMB)
@@ -292,15 +310,18 @@ def _check_combatant(c: Combatant, f: str, names: set[str], rows: Sequence[_tabl
     if not isinstance(c.actions, (list, tuple)) or not all(isinstance(a, Action) for a in c.actions):
         raise RulesInputError(f"{f}.actions", f"must be a list of actions, got {c.actions!r}")
     for j, a in enumerate(c.actions):
-        _check_action(a, f"{f}.actions[{j}]", rows)
+        _check_action(a, f"{f}.actions[{j}]", rules, overrides)
 
 
-def _check_action(a: Action, af: str, rows: Sequence[_tables.LengthRow]) -> None:
-    """One action's fields; a melee action's length must be in the ``weapon-length`` table (``rows``)."""
-    _enum(ActionType, a.type, f"{af}.type")
+def _check_action(a: Action, af: str, rules: Rules, overrides: Mapping[str, str] | None) -> None:
+    """One action's fields; a melee action's weapon must have a length (:func:`.weapons.find_length`)."""
+    if a.type is not None:
+        _enum(ActionType, a.type, f"{af}.type")
     _enum(ActionKind, a.kind, f"{af}.kind")
     if not isinstance(a.name, str) or not a.name.strip():
         raise RulesInputError(f"{af}.name", "every action needs a name")
+    if a.weapon is not None and (not isinstance(a.weapon, str) or not a.weapon.strip()):
+        raise RulesInputError(f"{af}.weapon", f"the weapon's name, e.g. 'longbow' or 'staff', got {a.weapon!r}")
     if a.rounds is not None:
         _int(a.rounds, f"{af}.rounds", 1)
     _int(a.round, f"{af}.round", 1, a.duration)
@@ -310,27 +331,37 @@ def _check_action(a: Action, af: str, rows: Sequence[_tables.LengthRow]) -> None
             raise RulesInputError(f"{af}.{k}", f"must be true or false, got {getattr(a, k)!r}")
     melee_only = [k for k in _MELEE_ONLY if getattr(a, k)]
     if a.kind is ActionKind.MELEE:
-        allowed = "; allowed: " + ", ".join(l.name for l in rows)
-        known = {l.name.lower() for l in rows} | {l.example.lower() for l in rows}
-        if a.weapon_length is None:
-            raise RulesInputError(f"{af}.weapon_length", "a melee action needs its weapon length" + allowed)
-        if not isinstance(a.weapon_length, str) or a.weapon_length.strip().lower() not in known:
-            raise RulesInputError(f"{af}.weapon_length", f"unknown weapon length {a.weapon_length!r}" + allowed)
+        if a.weapon_length is None and a.weapon is None:
+            lengths = ", ".join(r.name for r in _tables.lengths(rules))
+            raise RulesInputError(f"{af}.weapon_length", f"a melee action needs its weapon length ({lengths}) or "
+                                                         "a weapon the weapons table names (e.g. longsword)")
+        given = "weapon_length" if a.weapon_length is not None else "weapon"
+        find_length(getattr(a, given), rules, overrides, f"{af}.{given}")
     elif melee_only:
-        raise RulesInputError(f"{af}.{melee_only[0]}", "only a melee action has a weapon length, a "
-                                                       "Positional Bonus or a Dashing Attack")
+        raise RulesInputError(f"{af}.{melee_only[0]}", "only a melee action has a weapon length, a Positional "
+                                                       "Bonus or a Dashing Attack (name any weapon with 'weapon')")
 
 
-def _full_action_kind(a: Action) -> str | None:
-    """What makes ``a`` a Full Action by the chapter's examples (``action-types#2``: "making a melee or
-    ranged attack, casting a non-instant Spell"), or None. An Instant Spell is a Half Action
-    (``action-types#3``); a move may be full Move Rate (Full) or a Half Movement (Half)."""
+@dataclass(frozen=True)
+class _KindType:
+    """The type the chapter's examples give an action (``action-types#2``/``#3``), what it is, the rule."""
+
+    type: ActionType
+    what: str
+    rule_id: str
+
+
+def _kind_type(a: Action) -> _KindType | None:
+    """The type the chapter's examples fix for ``a``: "making a melee or ranged attack, casting a
+    non-instant Spell" are Full (``action-types#2``), "casting an Instant Spell" is Half (``#3``); None for
+    a move (full Move Rate or a Half Movement) and other actions."""
     if a.kind == ActionKind.MELEE:
-        return "a melee attack"
+        return _KindType(ActionType.FULL, "a melee attack", ids.FULL)
     if a.kind == ActionKind.RANGED:
-        return "a ranged attack"
-    if a.kind == ActionKind.SPELL and not a.instant:
-        return "a non-instant Spell"
+        return _KindType(ActionType.FULL, "a ranged attack", ids.FULL)
+    if a.kind == ActionKind.SPELL:
+        return (_KindType(ActionType.HALF, "an Instant Spell", ids.HALF) if a.instant
+                else _KindType(ActionType.FULL, "a non-instant Spell", ids.FULL))
     return None
 
 
@@ -342,7 +373,7 @@ class _Sheet:
     """One character's declarations while the stages check them (internal, mutable).
 
     Attributes:
-        c: the character; f: its input field prefix; rules / overrides: as given to the check.
+        c: the character; f: its input field (``combatants.Brom``); rules / overrides: as given.
         open: indexes of actions still standing (not refused by the Assessment stage).
         counts: index -> the type the action counts as.
         refusals / notes: what the stages refused and the trace steps they explain it with.
@@ -376,7 +407,7 @@ def _type_row(t: ActionType, rules: Rules) -> str:
 
 
 def _assessment_stage(s: _Sheet) -> None:
-    """A failed Assessment Roll: nothing new may be declared, a Parry is at most half the CMB
+    """A failed Assessment Roll: nothing new may be declared, only last Round's action continued
     (``assessment-phase#3``); any Assessment Roll is the Round's Free Action (``action-types#4``)."""
     c = s.c
     failed = c.assessment is Assessment.FAILED
@@ -386,35 +417,26 @@ def _assessment_stage(s: _Sheet) -> None:
                      f"declare new actions ({a.name!r}); only continuing last Round's action or a Parry")
         else:
             s.open.append(j)
-    if failed:
-        use = resolve_ruling(_r.HALF_CMB_ROUNDING.id, s.overrides)
-        limit = (math.floor if use.answer == "down" else math.ceil)(max(c.cmb, 0) / 2)
-        if c.parry > limit:
-            s.refuse(".parry", ids.ASSESSMENT_FAILED, f"after a failed Assessment Roll {c.name} may Parry with at "
-                     f"most half the CMB: {limit}, not {c.parry}", use)
-        else:
-            s.notes.append(Step.of(StepKind.RULE, f"Failed Assessment Roll: Parry up to {limit}", value=limit,
-                                   cites=[ids.ASSESSMENT_FAILED], rulings=[use]))
     if c.assessment is not None:
         s.notes.append(Step.of(StepKind.RULE, "The Assessment Roll is this Round's Free Action",
                                cites=[ids.FREE, ids.ASSESSMENT, s.type_cite(ActionType.FREE)]))
 
 
 def _action_type_stage(s: _Sheet) -> None:
-    """The type each standing action counts as: attacks and non-instant Spells must be Full
-    (``action-types#2``); a Multi-Round Action counts as Full (``multi-round-actions#1``); one Free Action
-    a Round, further ones count as Half (``action-types#4``)."""
+    """The type each standing action counts as: the type the chapter's examples give its kind
+    (:func:`_kind_type`; declared otherwise: refused); a Multi-Round Action counts as Full
+    (``multi-round-actions#1``); one Free Action a Round, further ones count as Half (``action-types#4``)."""
     free_used = 1 if s.c.assessment is not None else 0
     for j in s.open:
         a = s.c.actions[j]
-        t = ActionType(a.type)
         if a.multi_round:
             s.counts[j] = ActionType.FULL
             continue
-        full_kind = _full_action_kind(a)
-        if full_kind and t is not ActionType.FULL:
-            s.refuse(f".actions[{j}].type", ids.FULL, f"{a.name!r} is {full_kind}, which the rules give as a Full "
-                     f"Action; declare it as Full, not {t.value}")
+        fixed = _kind_type(a)
+        t = ActionType(a.type) if a.type is not None else fixed.type if fixed else ActionType.FULL
+        if fixed and t is not fixed.type:
+            s.refuse(f".actions[{j}].type", fixed.rule_id, f"{a.name!r} is {fixed.what}, which the rules give as a "
+                     f"{fixed.type.value} Action; declare it as {fixed.type.value}, not {t.value}")
             continue
         if t is ActionType.FREE:
             free_used += 1
@@ -449,12 +471,25 @@ def _combination_stage(s: _Sheet, combos: RulingUse) -> None:
 
 
 def _parry_stage(s: _Sheet) -> None:
-    """A Dashing Attack rules out a Parry in the same Round (``melee-phase#4``)."""
-    for j in s.open:
-        a = s.c.actions[j]
-        if a.kind is ActionKind.MELEE and a.dashing and s.c.parry > 0:
-            s.refuse(".parry", ids.DASHING, f"{s.c.name} makes a Dashing Attack and cannot Parry in the same "
-                                            "Round: all CMB goes into the attack")
+    """A Parry is CMB held back: at most the CMB (supplement ``parry#1``), at most half of it after a failed
+    Assessment Roll (``assessment-phase#3``, ruling ``darkmaster.half-cmb-rounding``), none beside a
+    Dashing Attack (``melee-phase#4``)."""
+    c = s.c
+    if c.assessment is Assessment.FAILED:
+        use = resolve_ruling(_r.HALF_CMB_ROUNDING.id, s.overrides)
+        limit = (math.floor if use.answer == "down" else math.ceil)(max(c.cmb, 0) / 2)
+        if c.parry > limit:
+            s.refuse(".parry", ids.ASSESSMENT_FAILED, f"after a failed Assessment Roll {c.name} may Parry with at "
+                     f"most half the CMB: {limit}, not {c.parry}", use)
+        else:
+            s.notes.append(Step.of(StepKind.RULE, f"Failed Assessment Roll: Parry up to {limit}", value=limit,
+                                   cites=[ids.ASSESSMENT_FAILED], rulings=[use]))
+    elif c.parry > max(c.cmb, 0):
+        s.refuse(".parry", ids.PARRY, f"{c.name}'s Parry {c.parry} is more than the CMB {c.cmb}: a Parry is CMB "
+                                      f"held back, from 0 to {max(c.cmb, 0)}")
+    if c.parry > 0 and any(c.actions[j].kind is ActionKind.MELEE and c.actions[j].dashing for j in s.open):
+        s.refuse(".parry", ids.DASHING, f"{c.name} makes a Dashing Attack and cannot Parry in the same Round: all "
+                                        "CMB goes into the attack")
 
 
 def _penalty_stage(s: _Sheet) -> list[Declared]:
@@ -475,7 +510,7 @@ def _penalty_stage(s: _Sheet) -> list[Declared]:
 def _declared(s: _Sheet, j: int, pair_penalty: bool) -> Declared:
     """Action ``j`` of the sheet, accepted: its type, penalties and whether it is lost, with the steps."""
     a, t = s.c.actions[j], s.counts[j]
-    pen = 0
+    pen, pen_cites = 0, []
     children = [Step.of(StepKind.RULE, f"{t.value} Action", value=t.value, cites=[s.type_cite(t), _TYPE_CITE[t]])]
     if a.multi_round:
         children.append(Step.of(StepKind.RULE, f"Multi-Round Action: Round {a.round} of {a.duration}",
@@ -483,10 +518,12 @@ def _declared(s: _Sheet, j: int, pair_penalty: bool) -> Declared:
                                 cites=[ids.MULTI_ROUND]))
     if pair_penalty and t in (ActionType.FULL, ActionType.HALF):
         pen += FULL_HALF_PENALTY
+        pen_cites.append(ids.HALF)
         children.append(Step.of(StepKind.MODIFIER, "Half with Full Action", value=FULL_HALF_PENALTY,
                                 detail="both suffer -20 to any roll involved", cites=[ids.HALF]))
     if a.kind is ActionKind.MELEE and a.dashing:
         pen += DASHING_PENALTY
+        pen_cites.append(ids.DASHING)
         children.append(Step.of(StepKind.MODIFIER, "Dashing Attack", value=DASHING_PENALTY,
                                 detail="-30 CMB; no Parry this Round", cites=[ids.DASHING]))
     lost = a.multi_round and a.interrupted
@@ -494,14 +531,17 @@ def _declared(s: _Sheet, j: int, pair_penalty: bool) -> Declared:
         children.append(Step.of(StepKind.RULE, "Interrupted: the Multi-Round Action is lost", value=True,
                                 detail="the character must start over", cites=[ids.MULTI_ROUND]))
     return Declared(s.c.name, j, a, t, pen, lost, Step.of(StepKind.RULE, f"{s.c.name}: {a.name}", value=pen,
-                                                          detail=f"penalty {pen}" if pen else "", children=children))
+                                                          detail=f"penalty {pen}" if pen else "", children=children),
+                    tuple(pen_cites))
 
 
 def _summary_step(s: _Sheet, accepted: Sequence[Declared], combos: RulingUse) -> Step:
-    """The character's declarations step: how many were accepted, the notes and every refusal."""
+    """The character's declarations step: how many were accepted, the notes and every refusal. The
+    combinations (``combining-actions#1``, its ruling) are cited only where two or more actions combine."""
+    combined = len(s.counts) > 1
     return Step.of(StepKind.RULE, f"{s.c.name}: declarations checked", value=f"{len(accepted)} accepted",
                    detail=f"{len(s.refusals)} refused" if s.refusals else "all allowed",
-                   cites=[ids.ACTION_TYPES, ids.COMBINING], rulings=[combos],
+                   cites=[ids.ACTION_TYPES, *([ids.COMBINING] if combined else [])], rulings=[combos] if combined else [],
                    children=[*s.notes, *(Step.of(StepKind.ERROR, f"Refused: {r.message}", value=r.field,
                                                  cites=[r.rule_id], rulings=[r.ruling] if r.ruling else [])
                                          for r in s.refusals)])
@@ -513,7 +553,8 @@ def check_declarations(combatants: Sequence[Combatant], overrides: Mapping[str, 
 
     Each character goes through the stages in turn: the Assessment Roll (``assessment-phase#3``), the
     type each action counts as (``action-types#2``-``#4``), the combinations (``combining-actions#1``,
-    ``multi-round-actions#1``), the Parry (``melee-phase#4``) and the penalties.
+    ``multi-round-actions#1``), the Parry (supplement ``parry#1``, ``assessment-phase#3``,
+    ``melee-phase#4``) and the penalties.
 
     Args:
         combatants: the characters and their declared actions.
@@ -528,13 +569,13 @@ def check_declarations(combatants: Sequence[Combatant], overrides: Mapping[str, 
         RulesInputError: a field of the wrong type or out of range (:func:`check_input`).
     """
     rules = resolve_rules(rules)
-    check_input(combatants, rules)
+    check_input(combatants, rules, overrides)
     combos = resolve_ruling(_r.ACTION_COMBINATIONS.id, overrides)
     accepted: list[Declared] = []
     refusals: list[Refusal] = []
     steps: list[Step] = []
     for i, c in enumerate(combatants):
-        sheet = _Sheet(c, f"combatants[{i}]", rules, overrides)
+        sheet = _Sheet(c, combatant_field(c.name, i), rules, overrides)
         _assessment_stage(sheet)
         _action_type_stage(sheet)
         _combination_stage(sheet, combos)

@@ -1,6 +1,7 @@
 """Citation ids of the Against the Darkmaster combat chapter used by the engine.
 
-Supplement rows are cited from the table rows loaded from the database, never listed here.
+Supplement table rows are cited from the rows loaded from the database, never listed here; the one
+supplement paragraph the engine cites (``PARRY``) is.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ COMBINING = f"{_A}/combining-actions#1"
 READIED = f"{_A}/readied-actions#1"
 MULTI_ROUND = f"{_A}/multi-round-actions#1"
 
+PARRY = "darkmaster/supplement/parry#1"
+"""Supplement: a Parry is CMB held back, so at most the CMB (restates ``ASSESSMENT_FAILED`` and ``DASHING``)."""
+
 ALL: tuple[str, ...] = tuple(v for k, v in dict(globals()).items() if k.isupper() and k != "ALL"
                              and isinstance(v, str))
-"""Every chapter id above (a test checks each exists in the database)."""
+"""Every id above (a test checks each exists in the database)."""

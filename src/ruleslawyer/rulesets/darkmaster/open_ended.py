@@ -56,41 +56,43 @@ def roll_open_ended(dice: Dice, slot: str = "cmb", rulings: Mapping[str, str] | 
     """
     t = _tables.table("open_ended", resolve_rules(rules))
     first = roll_table(t, dice=dice, slot=slot)
-    row = first.row
-    end = _kind(row)
-    faces = [first.roll]
-    total = first.roll
-    uses: list[RulingUse] = []
-    cap, cap_use = explosion_cap(rulings)
-    high_row = next(r for r in t.rows if _kind(r) == "high")
-    again_from = high_row.low
+    end = _kind(first.row)
     children = [Step.of(StepKind.ROLL, f"d100: {d100_label(first.roll)}", value=first.roll,
-                        cites=[Citation(row.unit_id, row.cells[0])])]
-    capped = False
+                        cites=[Citation(first.row.unit_id, first.row.cells[0])])]
+    faces, capped, uses = [first.roll], False, []
     if end is not None:
-        sign = 1 if end == "high" else -1
-        repeat = True
-        if end == "low":
-            use = resolve_ruling(_r.LOW_OPEN_END.id, rulings)
-            uses.append(use)
-            repeat = use.answer == "repeat-on-96"
-        extra = 0
-        while True:
-            if extra >= cap:
-                capped = True
-                uses.append(cap_use)
-                break
-            face = dice.roll(100, slot)
-            extra += 1
-            faces.append(face)
-            total += sign * face
-            children.append(Step.of(StepKind.ROLL, f"{'+' if sign > 0 else '−'} d100: {d100_label(face)}", value=face,
-                                    cites=[Citation(row.unit_id, f"{end} open end")]
-                                    + ([Citation(high_row.unit_id, "96 or more: roll again")] if face >= again_from else [])))
-            if not (repeat and face >= again_from):
-                break
+        capped, uses = _open_end(t, first.row, end, dice, slot, rulings, faces, children)
+    sign = -1 if end == "low" else 1
+    total = faces[0] + sign * sum(faces[1:])
     trace = Step.of(StepKind.RESULT, f"Open-ended d100: {total}", value=total,
-                    detail=" ".join(f"{'' if i == 0 else ('+ ' if end == 'high' else '− ')}{f}" for i, f in enumerate(faces))
+                    detail=" ".join(f"{'' if i == 0 else ('+ ' if sign > 0 else '− ')}{f}" for i, f in enumerate(faces))
                     + (" (stopped at the cap)" if capped else ""),
                     rulings=list(dict.fromkeys(uses)), children=children)
     return OpenEndedRoll(tuple(faces), total, end, capped, trace)
+
+
+def _open_end(t, row, end: str, dice: Dice, slot: str, rulings: Mapping[str, str] | None, faces: list[int],
+              children: list[Step]) -> tuple[bool, list[RulingUse]]:
+    """Roll the extra d100s of an open end (appended to ``faces`` and ``children``): the high end adds and
+    rolls again on 96+ (the high row); the low end subtracts, and rolls again on 96+ only under the ruling
+    ``darkmaster.low-open-end = repeat-on-96``. Returns (capped, rulings used)."""
+    high_row = next(r for r in t.rows if _kind(r) == "high")
+    again_from = high_row.low
+    uses: list[RulingUse] = []
+    low_use = resolve_ruling(_r.LOW_OPEN_END.id, rulings) if end == "low" else None
+    if low_use is not None:
+        uses.append(low_use)
+    repeat = low_use is None or low_use.answer == "repeat-on-96"
+    cap, cap_use = explosion_cap(rulings)
+    for _ in range(cap):
+        face = dice.roll(100, slot)
+        faces.append(face)
+        again = repeat and face >= again_from
+        cites = [Citation(row.unit_id, f"{end} open end")]
+        if again and end == "high":
+            cites.append(Citation(high_row.unit_id, "96 or more: roll again"))
+        children.append(Step.of(StepKind.ROLL, f"{'+' if end == 'high' else '−'} d100: {d100_label(face)}",
+                                value=face, cites=cites, rulings=[low_use] if again and low_use else []))
+        if not again:
+            return False, uses
+    return True, uses + [cap_use]

@@ -14,7 +14,7 @@ from . import ids
 __all__ = [
     "WEAPON_LENGTHS", "ACTION_COMBINATIONS", "LENGTH_PAST_LONGEST", "LENGTH_STEPS_STACK", "TIE_CMB",
     "SPELL_TIE", "PHASE_B_ORDER", "OTHER_ACTIONS_ORDER", "PARRY_TIMING", "HALF_CMB_ROUNDING", "LOW_OPEN_END",
-    "RULINGS",
+    "WEAPON_EXAMPLES", "RULINGS",
 ]
 
 _VSD = PROVENANCE_PUBLISHED_PREFIX + "Against the Darkmaster core rules"
@@ -29,6 +29,21 @@ WEAPON_LENGTHS = register(Ruling(
     explanation="The published names, shortest to longest: Hand, Short, Long, Longest (the supplement "
                 "table weapon-length). The chapter's examples agree: a longsword is Long and a handaxe "
                 "one step below it.",
+    cites=(ids.MELEE, ids.POSITIONAL),
+))
+
+WEAPON_EXAMPLES = register(Ruling(
+    id="darkmaster.weapon-examples",
+    ruleset="darkmaster",
+    question="Which length is a weapon the chapter does not place? (Its Positional Bonus example places only "
+             "the longsword, Long, and the handaxe, one step shorter.)",
+    default="kit-table",
+    alternatives=("chapter-only",),
+    provenance=PROVENANCE_KIT_DEFAULT,
+    explanation="'kit-table': the supplement table weapon-examples gives common weapons a length (dagger "
+                "Hand, mace Short, staff Long, spear Longest, ...; the rows marked kit's reading). "
+                "'chapter-only': only the chapter's longsword and handaxe are known by name; any other "
+                "weapon must be given its length.",
     cites=(ids.MELEE, ids.POSITIONAL),
 ))
 
@@ -125,9 +140,9 @@ PARRY_TIMING = register(Ruling(
     default="whenever-attacked",
     alternatives=(),
     provenance=PROVENANCE_SOURCE_SILENT,
-    explanation="A Parry is CMB held back for defence; the kit does not place it in a phase but applies it "
-                "whenever the character is attacked that Round.",
-    cites=(ids.ASSESSMENT_FAILED, ids.DASHING),
+    explanation="A Parry is CMB held back for defence (supplement: Parry); the kit does not place it in a "
+                "phase but applies it whenever the character is attacked that Round.",
+    cites=(ids.ASSESSMENT_FAILED, ids.DASHING, ids.PARRY),
 ))
 
 HALF_CMB_ROUNDING = register(Ruling(
@@ -156,6 +171,6 @@ LOW_OPEN_END = register(Ruling(
 
 RULINGS: tuple[Ruling, ...] = (
     WEAPON_LENGTHS, ACTION_COMBINATIONS, LENGTH_PAST_LONGEST, LENGTH_STEPS_STACK, TIE_CMB, SPELL_TIE,
-    PHASE_B_ORDER, OTHER_ACTIONS_ORDER, PARRY_TIMING, HALF_CMB_ROUNDING, LOW_OPEN_END,
+    PHASE_B_ORDER, OTHER_ACTIONS_ORDER, PARRY_TIMING, HALF_CMB_ROUNDING, LOW_OPEN_END, WEAPON_EXAMPLES,
 )
 """Every Against the Darkmaster ruling."""

@@ -4,6 +4,12 @@
 declared actions, checks the declarations (:mod:`.actions`), and returns the order of resolution
 through the nine phases (supplement table ``trs-phases``), with a cited reason for every placement.
 Phases with nothing to resolve are skipped.
+
+The stages, each a short function returning its placements or trace steps: declarations
+(:func:`~.actions.check_declarations`), placement (``_placement_stage``: one placer per action kind,
+``_place_move`` ... ``_place_other``), the phases in table order (``_phase_stage``: ``_assessment_placements``,
+``_declaration_placements``, and ``_ordered_placements`` / ``_order_keys`` for the ordering within a phase),
+then what lies outside the phases (``_after_steps``, ``_parry_step``).
 """
 
 from __future__ import annotations
@@ -19,7 +25,8 @@ from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, TracedResult,
 
 from . import _tables, ids, rulings as _r
 from .actions import (ActionKind, ActionType, Assessment, Combatant, Declared, DeclarationError, Refusal, Side,
-                      check_declarations)
+                      check_declarations, combatant_field)
+from .weapons import find_length
 
 __all__ = ["Phase", "Placement", "PhaseResult", "SequenceResult", "SequenceInput", "sequence_round",
            "effective_length"]
@@ -52,7 +59,8 @@ class Placement:
 
     Attributes:
         phase: the phase, or None for actions outside the TRS (Readied, Free).
-        position: 1-based order within the phase; equal positions resolve simultaneously.
+        position: 1-based order within the phase; equal positions resolve simultaneously; 0: not in the
+            order (outside the phases, or a character who cannot declare after a failed Assessment Roll).
         combatant: the character.
         action: the action's name.
         reason: why it sits here.
@@ -73,7 +81,8 @@ class Placement:
     rulings: tuple[RulingUse, ...] = ()
 
     def step(self) -> Step:
-        label = f"{self.position}. {self.combatant}: {self.action}" if self.phase else f"{self.combatant}: {self.action}"
+        label = f"{self.combatant}: {self.action}"
+        label = f"{self.position}. {label}" if self.phase and self.position else label
         return Step.of(StepKind.RULE, label, detail=self.reason
                        + (f" (penalty {self.penalty})" if self.penalty else ""), cites=self.cites, rulings=self.rulings)
 
@@ -95,7 +104,8 @@ class SequenceResult(TracedResult):
     Attributes:
         phases: the non-empty phases in TRS order.
         skipped: the phases with nothing to resolve.
-        declaration_order: who declares in what order (the GM's NPCs first).
+        declaration_order: who declares in what order (the GM's NPCs first; not those who failed the
+            Assessment Roll).
         readied: Readied Actions (trigger at any time, outside the TRS).
         any_time: Free Actions (at any time in the Round).
         parries: name -> CMB held back to Parry.
@@ -129,26 +139,22 @@ class SequenceInput:
         for k in data:
             if k not in ("combatants", "rulings"):
                 raise RulesInputError(k, "unknown field; allowed: combatants, rulings")
-        return cls(tuple(Combatant.from_dict(c, f"combatants[{i}]") for i, c in enumerate(data["combatants"])))
+        return cls(tuple(Combatant.from_dict(c, combatant_field(c.get("name") if isinstance(c, Mapping) else None, i))
+                         for i, c in enumerate(data["combatants"])))
 
 
-def _phase_count(phase: Phase, n: int) -> str:
-    """A phase header's value that says what it counts: ``"7 characters declare"``, ``"3 actions"``."""
+def _phase_count(phase: Phase, placements: Sequence[Placement]) -> str:
+    """A phase header's value that says what it counts: ``"6 characters declare; 1 cannot (failed
+    Assessment Roll)"``, ``"3 actions"``."""
+    n = len(placements)
     if phase is Phase.DECLARATION:
-        return f"{n} character{'s' if n != 1 else ''} declare{'s' if n == 1 else ''}"
+        cannot = sum(p.position == 0 for p in placements)
+        n -= cannot
+        return (f"{n} character{'s' if n != 1 else ''} declare{'s' if n == 1 else ''}"
+                + (f"; {cannot} cannot (failed Assessment Roll)" if cannot else ""))
     if phase is Phase.ASSESSMENT:
         return f"{n} Assessment Roll{'s' if n != 1 else ''}"
     return f"{n} action{'s' if n != 1 else ''}"
-
-
-def _length_row(text: str, rules: Rules) -> _tables.LengthRow:
-    t = text.strip().lower() if isinstance(text, str) else None
-    for row in _tables.lengths(rules):
-        if row.name.lower() == t or row.example.lower() == t:
-            return row
-    # check_input has validated an action's length; effective_length() is also public
-    raise RulesInputError("weapon_length", f"unknown weapon length {text!r}; allowed: "
-                                           + ", ".join(f"{r.name} ({r.example})" for r in _tables.lengths(rules)))
 
 
 def effective_length(weapon_length: str, positional_bonus: bool = False, dashing: bool = False,
@@ -156,58 +162,64 @@ def effective_length(weapon_length: str, positional_bonus: bool = False, dashing
                      ) -> tuple[int, str, str, list[Citation | str], list[RulingUse]]:
     """The length a melee attack is ordered by.
 
-    A Positional Bonus and a Dashing Attack each make the weapon one step longer for attack order
-    (``melee-phase#3``, ``#4``): a longsword (Long) with a Positional Bonus attacks as Longest; a handaxe
-    (Short) as Long.
+    Attack order is by weapon length (``melee-phase#1``); a Positional Bonus and a Dashing Attack each
+    make the weapon one step longer for attack order (``melee-phase#3``, ``#4``): a longsword (Long) with
+    a Positional Bonus attacks as Longest; a handaxe (Short) as Long.
 
     Args:
-        weapon_length: a length (Hand, Short, Long, Longest) or a weapon the ``weapon-length`` table names.
+        weapon_length: a length (Hand, Short, Long, Longest) or a weapon the ``weapon-examples`` table
+            names (``"staff"``: Long, the kit's reading, ruling ``darkmaster.weapon-examples``).
         positional_bonus: the attacker has a Positional Bonus.
         dashing: a Dashing Attack.
         overrides: ruling overrides (``darkmaster.*``).
-        rules: the rules database whose ``weapon-length`` table applies (default database).
+        rules: the rules database whose ``weapon-length`` and ``weapon-examples`` tables apply (default
+            database).
 
     Returns:
         ``(rank, name, explanation, cites, rulings)``; rank is the table step (higher attacks first; above
         Longest only under ``darkmaster.length-past-longest = ahead-of-longest``).
 
     Raises:
-        RulesInputError: ``weapon_length`` is not in the table (field ``weapon_length``).
+        RulesInputError: ``weapon_length`` is neither a length nor a melee weapon of the tables (field
+            ``weapon_length``).
     """
     rules = resolve_rules(rules)
-    rows = _tables.lengths(rules)
-    base = _length_row(weapon_length, rules)
-    uses = [resolve_ruling(_r.WEAPON_LENGTHS.id, overrides)]
-    cites: list[Citation | str] = [ids.MELEE, Citation(base.row.unit_id, f"{base.name} is step {base.step}")]
+    base = find_length(weapon_length, rules, overrides)
+    uses = [resolve_ruling(_r.WEAPON_LENGTHS.id, overrides), *([base.ruling] if base.ruling else [])]
+    cites: list[Citation | str] = [ids.MELEE, *base.cites()]
+    why = [base.explain()]
+    for applies, cite, label in ((positional_bonus, ids.POSITIONAL, "Positional Bonus"),
+                                 (dashing, ids.DASHING, "Dashing Attack")):
+        if applies:
+            cites.append(cite)
+            why.append(f"+1 step ({label})")
     steps = int(bool(positional_bonus)) + int(bool(dashing))
-    why = [f"{weapon_length} is {base.name}" if base.name.lower() != weapon_length.strip().lower() else base.name]
-    if positional_bonus:
-        cites.append(ids.POSITIONAL)
-        why.append("+1 step (Positional Bonus)")
-    if dashing:
-        cites.append(ids.DASHING)
-        why.append("+1 step (Dashing Attack)")
     if steps > 1:
-        use = resolve_ruling(_r.LENGTH_STEPS_STACK.id, overrides)
-        uses.append(use)
-        if use.answer == "one-step":
-            steps = 1
-    rank = base.step + steps
-    top = rows[-1].step
-    name = next((r.name for r in rows if r.step == min(rank, top)), rows[-1].name)
-    if rank > top:
-        use = resolve_ruling(_r.LENGTH_PAST_LONGEST.id, overrides)
-        uses.append(use)
-        if use.answer == "stays-longest":
-            rank = top
-            why.append(f"already {rows[-1].name}: stays {rows[-1].name}")
-        else:
-            name = f"{rows[-1].name}+{rank - top}"
-            why.append(f"ahead of every {rows[-1].name} weapon")
-    if steps:
-        row = next((r for r in rows if r.step == min(rank, top)), rows[-1])
+        uses.append(resolve_ruling(_r.LENGTH_STEPS_STACK.id, overrides))
+        steps = 1 if uses[-1].answer == "one-step" else steps
+    rank, name = _lengthened(base.length.step + steps, rules, overrides, why, uses)
+    rows = _tables.lengths(rules)
+    row = next((r for r in rows if r.step == min(rank, rows[-1].step)), rows[-1])
+    if row.step != base.length.step:  # the length it attacks as, when a bonus moved it
         cites.append(Citation(row.row.unit_id, f"{row.name} is step {row.step}"))
     return rank, name, " ".join(why) + f" → attacks as {name}", cites, uses
+
+
+def _lengthened(rank: int, rules: Rules, overrides: Mapping[str, str] | None, why: list[str],
+                uses: list[RulingUse]) -> tuple[int, str]:
+    """The rank and name of a weapon moved up to ``rank``; past the longest length the ruling
+    ``darkmaster.length-past-longest`` decides (adds to ``why`` and ``uses``)."""
+    rows = _tables.lengths(rules)
+    top = rows[-1]
+    if rank <= top.step:
+        return rank, next((r.name for r in rows if r.step == rank), top.name)
+    use = resolve_ruling(_r.LENGTH_PAST_LONGEST.id, overrides)
+    uses.append(use)
+    if use.answer == "stays-longest":
+        why.append(f"already {top.name}: stays {top.name}")
+        return top.step, top.name
+    why.append(f"ahead of every {top.name} weapon")
+    return rank, f"{top.name}+{rank - top.step}"
 
 
 def _dense(keys: list[tuple]) -> list[int]:
@@ -294,13 +306,15 @@ def _place_ranged(rnd: _Round, d: Declared) -> tuple[Phase, _Entry]:
         phase, cites = Phase.RANGED_A, (ids.RANGED_A,)
     else:
         phase, why, cites = Phase.RANGED_B, "not ready before this Round (fires in the second volley)", (ids.RANGED_B,)
-    return phase, _Entry(d, f"{why}; CMB {rnd.cmb(d)}", cites, (), (rnd.cmb(d),))
+    weapon = f"{a.weapon}: " if a.weapon else ""
+    return phase, _Entry(d, f"{weapon}{why}; CMB {rnd.cmb(d)}", cites, (), (rnd.cmb(d),))
 
 
 def _place_melee(rnd: _Round, d: Declared) -> tuple[Phase, _Entry]:
     """The Melee Phase, ordered by effective weapon length, then CMB (``melee-phase#1``-``#4``)."""
     a = d.action
-    rank, length, why, cites, uses = effective_length(a.weapon_length, a.positional_bonus, a.dashing, rnd.overrides,
+    given = a.weapon_length if a.weapon_length is not None else a.weapon
+    rank, length, why, cites, uses = effective_length(given, a.positional_bonus, a.dashing, rnd.overrides,
                                                       rules=rnd.rules)
     return Phase.MELEE, _Entry(d, f"{why}; CMB {rnd.cmb(d)}", (*cites, ids.MELEE_ORDER), tuple(uses),
                                (rank, rnd.cmb(d)), length)
@@ -338,7 +352,7 @@ def _placement_stage(rnd: _Round, accepted: Sequence[Declared]) -> _Placed:
 
 def _as_counted(e: _Entry) -> _Entry:
     """A Multi-Round Action counts as Full (``multi-round-actions#1``); a Half Action takes place in its
-    Phase (``action-types#3``): say so in the reason."""
+    Phase (``action-types#3``): say so in the reason; cite the rules behind the action's penalty."""
     a, why, cites = e.declared.action, e.why, list(e.cites)
     if a.multi_round:
         cites.append(ids.MULTI_ROUND)
@@ -346,7 +360,8 @@ def _as_counted(e: _Entry) -> _Entry:
     if e.declared.counts_as is ActionType.HALF:
         cites.append(ids.HALF)
         why = "Half Action in its Phase: " + why
-    return _Entry(e.declared, why, tuple(cites), e.rulings, e.key, e.length)
+    cites += e.declared.penalty_cites
+    return _Entry(e.declared, why, tuple(dict.fromkeys(cites)), e.rulings, e.key, e.length)
 
 
 def _assessment_placements(rnd: _Round) -> list[Placement]:
@@ -359,16 +374,27 @@ def _assessment_placements(rnd: _Round) -> list[Placement]:
         out.append(Placement(Phase.ASSESSMENT, 1, c.name, f"Assessment Roll ({c.assessment.value})",
                              "a Perception roll as a Free Action to assess the situation"
                              + ("; failed: no new actions this Round, Parry with at most half CMB" if failed else ""),
-                             0, None, (ids.ASSESSMENT, ids.ASSESSMENT_ROLL) + ((ids.ASSESSMENT_FAILED,) if failed else ())))
+                             0, None, (ids.ASSESSMENT,) + ((ids.ASSESSMENT_FAILED,) if failed else ())))
     return out
 
 
 def _declaration_placements(rnd: _Round) -> list[Placement]:
-    """The GM declares NPC actions first, then the players (``action-declaration-phase#1``)."""
-    return [Placement(Phase.DECLARATION, n, name, "declares actions and targets",
-                      "the GM declares NPC actions first" if rnd.by_name[name].side is Side.NPC
-                      else "players declare after the GM, in any order they wish", 0, None, (ids.DECLARATION,))
-            for n, name in enumerate(rnd.declared_order, 1)]
+    """The GM declares NPC actions first, then the players (``action-declaration-phase#1``); a character who
+    failed the Assessment Roll declares nothing new (``assessment-phase#3``): listed, with no position."""
+    out = []
+    for name in rnd.declared_order:
+        c = rnd.by_name[name]
+        if c.assessment is Assessment.FAILED:
+            going_on = [a.name for a in c.actions if a.continuing or (a.multi_round and a.round > 1)]
+            out.append(Placement(Phase.DECLARATION, 0, name, "declares no new actions", "failed the Assessment "
+                                 "Roll: may only Parry (with up to half the CMB) or continue last Round's action"
+                                 + (f" ({', '.join(going_on)})" if going_on else ""), 0, None, (ids.ASSESSMENT_FAILED,)))
+        else:
+            out.append(Placement(Phase.DECLARATION, sum(p.position > 0 for p in out) + 1, name,
+                                 "declares actions and targets", "the GM declares NPC actions first"
+                                 if c.side is Side.NPC else "players declare after the GM, in any order they wish",
+                                 0, None, (ids.DECLARATION,)))
+    return out
 
 
 def _order_keys(rnd: _Round, phase: Phase, entries: Sequence[_Entry]) -> tuple[list[tuple], list[RulingUse]]:
@@ -384,11 +410,15 @@ def _order_keys(rnd: _Round, phase: Phase, entries: Sequence[_Entry]) -> tuple[l
         ordered_by = resolve_ruling(_r.OTHER_ACTIONS_ORDER.id, rnd.overrides)
         if ordered_by.answer == "declaration-order":
             keys = [(-rnd.declared_order.index(e.declared.combatant), -e.declared.index) for e in entries]
-    if ordered_by is not None:
+    several = len(entries) > 1
+    if ordered_by is not None and several:
         uses.append(ordered_by)
-    if phase in (Phase.RANGED_A, Phase.MELEE) or (phase is Phase.RANGED_B and ordered_by.answer == "as-phase-a"):
-        uses.append(rnd.tie_use)
-    if phase in (Phase.SPELL_A, Phase.SPELL_B) and len(set(keys)) < len(keys):
+    simultaneous = ordered_by is not None and ordered_by.answer == "simultaneous"
+    if several and not simultaneous and phase in (Phase.RANGED_A, Phase.RANGED_B, Phase.MELEE):
+        firsts = [k[0] for k in keys]
+        if phase is not Phase.MELEE or len(set(firsts)) < len(firsts):  # CMB compared: a ranged phase, equal lengths
+            uses.append(rnd.tie_use)
+    if phase in (Phase.SPELL_A, Phase.SPELL_B) and not simultaneous and len(set(keys)) < len(keys):
         uses.append(resolve_ruling(_r.SPELL_TIE.id, rnd.overrides))
     return keys, uses
 
@@ -428,7 +458,7 @@ def _phase_stage(rnd: _Round, placed: _Placed) -> tuple[list[PhaseResult], list[
             skipped.append(phase)
             continue
         results.append(PhaseResult(phase, prow.order, prow.row.unit_id, tuple(placements)))
-        steps.append(Step.of(StepKind.RULE, f"{prow.order}. {phase.value}", value=_phase_count(phase, len(placements)),
+        steps.append(Step.of(StepKind.RULE, f"{prow.order}. {phase.value}", value=_phase_count(phase, placements),
                              cites=[_PHASE_CITE[phase], Citation(prow.row.unit_id, f"phase {prow.order}")],
                              rulings=list(dict.fromkeys(uses)), children=[p.step() for p in placements]))
     return results, skipped, steps
@@ -455,13 +485,28 @@ def _parries(rnd: _Round, refusals: Sequence[Refusal]) -> dict[str, int]:
     """name -> CMB held back to Parry, leaving out refused Parries."""
     refused = {r.field for r in refusals}
     return {c.name: c.parry for i, c in enumerate(rnd.combatants)
-            if c.parry > 0 and f"combatants[{i}].parry" not in refused}
+            if c.parry > 0 and f"{combatant_field(c.name, i)}.parry" not in refused}
+
+
+def _parry_step(rnd: _Round, parries: Mapping[str, int]) -> Step:
+    """The Parries held back: CMB kept for defence (supplement ``parry#1``), at most half of it after a failed
+    Assessment Roll (``assessment-phase#3``), applied whenever attacked (ruling ``darkmaster.parry-timing``)."""
+    children = []
+    for name, parry in parries.items():
+        c = rnd.by_name[name]
+        failed = c.assessment is Assessment.FAILED
+        children.append(Step.of(StepKind.RULE, f"{name}: Parry {parry} of CMB {c.cmb}",
+                                detail="at most half the CMB after a failed Assessment Roll" if failed else "",
+                                cites=[ids.PARRY, *([ids.ASSESSMENT_FAILED] if failed else [])]))
+    return Step.of(StepKind.RULE, "Parry held back", value=dict(parries),
+                   detail=", ".join(f"{n} {v}" for n, v in parries.items()) + " — applies whenever attacked",
+                   cites=[ids.PARRY], rulings=[resolve_ruling(_r.PARRY_TIMING.id, rnd.overrides)], children=children)
 
 
 def _after_steps(rnd: _Round, placed: _Placed, skipped: Sequence[Phase], parries: Mapping[str, int],
                  refusals: Sequence[Refusal]) -> list[Step]:
     """The steps after the phases: skipped phases (``tactical-round-sequence#1``), actions outside the phase
-    order, Parries held back (ruling ``parry-timing``), lost Multi-Round Actions, refused declarations."""
+    order, Parries held back (:func:`_parry_step`), lost Multi-Round Actions, refused declarations."""
     out = []
     if skipped:
         out.append(Step.of(StepKind.RULE, "Skipped: " + ", ".join(p.value for p in skipped),
@@ -470,9 +515,7 @@ def _after_steps(rnd: _Round, placed: _Placed, skipped: Sequence[Phase], parries
     if outside:
         out.append(Step.of(StepKind.INFO, "Outside the phase order", children=outside))
     if parries:
-        out.append(Step.of(StepKind.RULING, "Parry held back", value=dict(parries),
-                           detail=", ".join(f"{n} {v}" for n, v in parries.items()) + " — applies whenever attacked",
-                           rulings=[resolve_ruling(_r.PARRY_TIMING.id, rnd.overrides)], cites=[ids.DASHING]))
+        out.append(_parry_step(rnd, parries))
     if placed.lost:
         out.append(Step.of(StepKind.RULE, "Lost (interrupted Multi-Round Actions)", value=list(placed.lost),
                            detail="; ".join(placed.lost), cites=[ids.MULTI_ROUND]))
@@ -505,7 +548,8 @@ def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: 
         A :class:`SequenceResult`.
 
     Raises:
-        RulesInputError: bad input, naming the field (``combatants[0].actions[1].weapon_length``).
+        RulesInputError: bad input, naming the field by the combatant's name
+            (``combatants.Brom.actions[1].weapon_length``).
         DeclarationError: (``strict``) declarations the rules refuse, e.g. two Full Actions; the message
             names the field and cites the rule.
         RulesDataError: the ``trs-phases`` table does not name the nine phases.
@@ -532,5 +576,6 @@ def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: 
                     children=[Step.of(StepKind.RULE, "Declarations", cites=[ids.ACTION_TYPES, ids.DECLARATION],
                                       children=check_steps), *phase_steps,
                               *_after_steps(rnd, placed, skipped, parries, refusals)])
-    return SequenceResult(tuple(results), tuple(skipped), order, tuple(placed.readied), tuple(placed.any_time),
+    declaring = tuple(n for n in order if rnd.by_name[n].assessment is not Assessment.FAILED)
+    return SequenceResult(tuple(results), tuple(skipped), declaring, tuple(placed.readied), tuple(placed.any_time),
                           parries, tuple(placed.lost), tuple(refusals), trace)
