@@ -184,3 +184,37 @@ def test_circumvent_parry_odds():
     # successful one (Critical vs Success, 7 × 54); then 1d8 − 2 at the Chest (3/20) is 0 on 1-2:
     # P(> 0) = 1 − 3/20 × 2/8 = 77/80. Without the Effect the equal-Size parry would stop those 7 × 54.
     assert r.damage.prob(lambda d: d > 0) == F(63 * 40 + 7 * 54, 10000) * F(77, 80)
+
+
+# ---- 8a. an ambush: no offensive actions that Round; the bonus Effect on the first attack only ----------
+
+AMBUSH = {"attacker": {"name": "Ambusher", "skill": 60, "str_siz": 22, "weapon": SWORD,
+                       "effects": ["Bleed", "Trip Opponent"]},
+          "defender": {"name": "Sentry", "skill": 50, "weapon": SWORD, "surprised": True},
+          "dice": {"attack": [30], "damage": [4], "location": [10]}}
+
+
+def test_the_first_successful_attack_on_an_ambushed_target_gains_the_bonus():
+    # the Sentry cannot defend (Failure): 30 <= 60 Success is 1 level up, +1 bonus = 2: Bleed, Trip Opponent
+    r = run(AMBUSH)
+    assert (r.effects_won, r.attacker_effects, r.surprise_bonus) == (2, ("Bleed", "Trip Opponent"), True)
+
+
+def test_later_attacks_on_the_ambushed_target_do_not():
+    # the bonus already went to an earlier attack: 1 Effect only (Bleed); the step says why
+    d = {**AMBUSH["defender"], "surprise_bonus_spent": True}
+    r = run({**AMBUSH, "defender": d})
+    assert (r.effects_won, r.attacker_effects, r.surprise_bonus) == (1, ("Bleed",), False)
+    assert "Surprise: the bonus Special Effect is spent" in [s.label for s in r.trace.walk()]
+    # a failed attack does not take it either, so the next successful one still can
+    r = run({**AMBUSH, "dice": {"attack": [80]}})
+    assert (r.hit, r.surprise_bonus) == (False, False)
+
+
+def test_an_ambushed_attacker_makes_no_attack_that_round():
+    # "they take no offensive actions that Round": no roll is made, nothing is hit
+    a = {**AMBUSH["attacker"], "surprised": True}
+    r = run({"attacker": a, "defender": {"defence": "none"}, "dice": {}})
+    assert (r.attack_level, r.attack.roll, r.hit, r.damage) == (None, None, False, 0)
+    assert r.trace.children[0].label == "Surprised: no offensive actions this Round"
+    assert "mythras/combat/surprise#1" in r.trace.cited_ids()

@@ -8,23 +8,21 @@ location, the parry's Size reduction, and armour. Charge, ranged attacks (Force,
 firing into a melee), Evade, Ward Location and surprise are part of the same call.
 
 The exchange is a pipeline of named stages (:mod:`.stages`), each a short function returning the
-values it settles and its trace steps:
+values it settles and its trace steps, in this order:
 
-======================  ==============================================================
-stage                   rules
-======================  ==============================================================
-``open_exchange``       the input, checked once against the tables
-``attack_grade``        situational grade, Combat Style, Charge, crowd or melee, aiming
-``defence_stage``       can the defender Parry or Evade (surprise, AP, bullets, missiles)
-``over_100_stage``      skills above 100% in an opposed roll
-``attack_roll_stage``   step 1, the attack's level of success
-``defence_roll_stage``  step 2, the defence's level (none counts as a Failure)
-``differential_stage``  step 3, Special Effects won (and the surprise bonus)
-``effects_stage``       step 4, Special Effects chosen before damage and location
-``evade_stage``         an Evade: damage avoided, prone
-``stray_shot_stage``    a shot into a melee that hits a bystander
-``damage_stage``        steps 5–7: location, damage roll, parry Size, Ward Location, armour
-======================  ==============================================================
+- ``open_exchange``: the input, checked once against the tables;
+- ``attack_grade``: situational grade, Combat Style, Charge, crowd or melee, aiming;
+- ``defence_stage``: can the defender Parry or Evade (surprise, AP, bullets, missiles);
+- ``ambushed_attacker_stage``: an ambushed attacker makes no attack that Round;
+- ``over_100_stage``: skills above 100% in an opposed roll;
+- ``attack_roll_stage``: step 1, the attack's level of success;
+- ``defence_roll_stage``: step 2, the defence's level (none counts as a Failure);
+- ``differential_stage``: step 3, Special Effects won (and the surprise bonus);
+- ``effects_stage``: step 4, Special Effects chosen before damage and location;
+- ``evade_stage``: an Evade, damage avoided, prone;
+- ``stray_shot_stage``: a shot into a melee that hits a bystander;
+- ``damage_stage``: steps 5–7, location, damage roll, parry Size, Ward Location, armour;
+- ``recorded_effects_stage``: the Special Effects left for the Games Master.
 """
 
 from __future__ import annotations
@@ -46,6 +44,7 @@ from .stages.effects import Chosen, Won, differential_stage, effects_stage, reco
 from .stages.evade import evade_stage
 from .stages.grades import attack_grade, defence_stage
 from .stages.ranged import stray_shot_stage
+from .stages.surprise import ambushed_attacker_stage
 from .stages.rolls import attack_roll_stage, defence_roll_stage, over_100_stage
 
 __all__ = [
@@ -78,6 +77,8 @@ class ExchangeResult(TracedResult):
         damage: damage to the location (0 when nothing got through).
         prone: the evader ends prone (None when nobody evaded).
         stray_target: who a stray shot into a melee hit (None otherwise; "" when nobody was named).
+        surprise_bonus: this attack took the bonus Special Effect of the first successful attack against
+            an ambushed defender (carry it on as ``defender.surprise_bonus_spent``).
         seed: the dice seed (None when scripted only).
         trace: the explanation.
     """
@@ -102,6 +103,7 @@ class ExchangeResult(TracedResult):
     stray_target: str | None
     seed: int | None
     trace: Step
+    surprise_bonus: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe fields; the two skill rolls leave out their own trace (it is inside ``trace``)."""
@@ -138,13 +140,14 @@ def resolve_exchange(inp: ExchangeInput, *, dice: Dice | None = None, rng=None, 
     ctx = open_exchange(inp, dice or Dice(rng=rng, seed=seed, script=script), overrides, rules)
     grade, grade_step = attack_grade(ctx)
     defence = defence_stage(ctx)
+    ambushed = ambushed_attacker_stage(ctx)
+    if ambushed is not None:
+        attack = SkillRoll(ctx.a.skill, grade, None, None, None, ambushed)
+        return _no_attack(ctx, attack, defence.kind, ambushed, "no offensive actions in the Round of an ambush")
     skills = over_100_stage(ctx, grade, defence)
     attack, attack_step = attack_roll_stage(ctx, grade, grade_step, skills)
     if attack.level is None:
-        trace = Step.of(StepKind.RESULT, "Exchange: the attack cannot be attempted", value="no damage",
-                        detail="Hopeless: no roll, no exchange", children=[attack_step])
-        return ExchangeResult(attack, None, defence.kind, None, None, None, 0, {}, (), (), False, None, None, None,
-                              None, 0, None, None, ctx.dice.seed, trace)
+        return _no_attack(ctx, attack, defence.kind, attack_step, "Hopeless: no roll, no exchange")
     roll, d_level, defence_step = defence_roll_stage(ctx, attack, defence, skills)
     won = differential_stage(ctx, attack.level, d_level, defence.kind)
     chosen = effects_stage(ctx, attack.level, d_level, won)
@@ -160,7 +163,16 @@ def resolve_exchange(inp: ExchangeInput, *, dice: Dice | None = None, rng=None, 
                           won.attacker or won.defender, chosen.eligible, chosen.attacker, chosen.defender,
                           harm is not None, harm and harm.location, harm and harm.rolled,
                           harm and harm.protection.after_parry, harm and harm.protection.armour,
-                          harm.protection.dealt if harm else 0, evade.prone, stray, ctx.dice.seed, trace)
+                          harm.protection.dealt if harm else 0, evade.prone, stray, ctx.dice.seed, trace,
+                          won.surprise_bonus)
+
+
+def _no_attack(ctx: ExchangeContext, attack: SkillRoll, kind: Defence, step: Step, why: str) -> ExchangeResult:
+    """The result of an attack that is not made (Hopeless, or an ambushed attacker)."""
+    trace = Step.of(StepKind.RESULT, "Exchange: the attack cannot be attempted", value="no damage", detail=why,
+                    children=[step])
+    return ExchangeResult(attack, None, kind, None, None, None, 0, {}, (), (), False, None, None, None, None, 0, None,
+                          None, ctx.dice.seed, trace)
 
 
 def _damage_step(harm: Harm | None, attack: SkillRoll) -> Step | None:

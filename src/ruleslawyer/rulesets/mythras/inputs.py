@@ -141,6 +141,8 @@ class Attacker:
         target_still_or_unaware: the target is stationary or unaware (Choose Location at range).
         effects: Special Effects wanted, in order of preference.
         chosen_location: the location named with Choose Location.
+        surprised: the attacker was ambushed this Round and takes no offensive actions in it
+            (``mythras/combat/surprise#1``): the attack is not made.
     """
 
     name: str = "Attacker"
@@ -160,6 +162,7 @@ class Attacker:
     target_still_or_unaware: bool = False
     effects: tuple[str, ...] = ()
     chosen_location: str | None = None
+    surprised: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.weapon, Weapon):
@@ -179,7 +182,9 @@ class Defender:
         difficulty: the situational grade of the defence roll.
         outside_style, outside_style_grades: as for the attacker.
         action_points: AP left this Round (a Parry or Evade spends 1).
-        surprised: ambushed: flat-footed until their Initiative arrives.
+        surprised: ambushed: flat-footed until their Initiative arrives (cannot defend), and the first
+            successful attack against them gains a bonus Special Effect (``mythras/combat/surprise#1``).
+        surprise_bonus_spent: an earlier successful attack this Round already took that bonus.
         armour: worn Armor Points by location (``{"Chest": 4}``).
         natural_armour: natural Armor Points, everywhere (an int) or by location.
         ward: a Ward Location (passive block), or None.
@@ -196,6 +201,7 @@ class Defender:
     outside_style_grades: int | None = None
     action_points: int = 2
     surprised: bool = False
+    surprise_bonus_spent: bool = False
     armour: tuple[tuple[str, int], ...] = ()
     natural_armour: int | tuple[tuple[str, int], ...] = 0
     ward: Ward | None = None
@@ -265,12 +271,14 @@ def _known(d: Mapping, keys: set[str], field: str) -> None:
 
 _ATTACKER_KEYS = {"name", "skill", "weapon", "difficulty", "outside_style", "outside_style_grades", "str_siz",
                   "damage_modifier", "charge", "quadruped", "range", "aimed", "into_melee", "adjacent",
-                  "target_still_or_unaware", "effects", "chosen_location"}
+                  "target_still_or_unaware", "effects", "chosen_location", "surprised"}
 _DEFENDER_KEYS = {"name", "skill", "defence", "weapon", "difficulty", "outside_style", "outside_style_grades",
-                  "action_points", "surprised", "armour", "natural_armour", "ward", "traits", "effects"}
+                  "action_points", "surprised", "surprise_bonus_spent", "armour", "natural_armour", "ward", "traits",
+                  "effects"}
 
 
-_BOOLS = {"outside_style", "charge", "quadruped", "aimed", "target_still_or_unaware", "surprised"}
+_BOOLS = {"outside_style", "charge", "quadruped", "aimed", "target_still_or_unaware", "surprised",
+          "surprise_bonus_spent"}
 
 
 def _bools(d: Mapping, field: str) -> None:

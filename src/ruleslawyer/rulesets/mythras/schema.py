@@ -56,6 +56,8 @@ EXCHANGE_SCHEMA = {
                             "description": "Special Effects wanted, in order of preference"},
                 "chosen_location": {"type": ["string", "null"],
                                     "description": "location named with Choose Location"},
+                "surprised": {"type": "boolean",
+                              "description": "ambushed this Round: no offensive actions, so no attack"},
             },
         },
         "defender": {
@@ -69,7 +71,10 @@ EXCHANGE_SCHEMA = {
                 "outside_style": {"type": "boolean"},
                 "outside_style_grades": {"type": ["integer", "null"], "minimum": 1, "maximum": 5},
                 "action_points": {"type": "integer", "minimum": 0},
-                "surprised": {"type": "boolean"},
+                "surprised": {"type": "boolean", "description": "ambushed: cannot defend; the first "
+                              "successful attack against them gains a bonus Special Effect"},
+                "surprise_bonus_spent": {"type": "boolean", "description": "an earlier successful attack "
+                                         "this Round already took the surprise bonus Effect"},
                 "armour": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0},
                            "description": "worn Armor Points by hit location"},
                 "natural_armour": {"type": ["integer", "object"]},

@@ -7,6 +7,7 @@ and the trace steps that explain them. Where a rule lives:
 - :mod:`.context` — reading and checking the input once (``open_exchange``).
 - :mod:`.grades` — the attack's grade (Combat Style, Charge, firing into a melee, aiming) and whether
   and at what grade the defender can defend (surprise, Action Points, bullets, missiles).
+- :mod:`.surprise` — an ambush: no attack from the ambushed, the first successful attack's bonus Effect.
 - :mod:`.rolls` — levels of success: skills over 100%, the attack roll, the defence roll.
 - :mod:`.effects` — the differential and the Special Effects (chosen before damage; recorded).
 - :mod:`.evade` — an Evade: damage avoided, prone or not.

@@ -19,6 +19,7 @@ from ..levels import Differential, LevelOfSuccess, differential
 from ..special_effects import (CHOOSE_LOCATION, IMPALE, NUMERIC_EFFECTS, EffectContext, Side, choose_effects,
                                eligible_effects)
 from .context import ExchangeContext
+from .surprise import surprise_bonus_stage
 
 __all__ = ["Won", "differential_stage", "Chosen", "effects_stage", "recorded_effects_stage"]
 
@@ -31,6 +32,7 @@ class Won:
     attacker: int
     defender: int
     step: Step
+    surprise_bonus: bool = False
 
     @property
     def winner(self) -> str | None:
@@ -40,21 +42,20 @@ class Won:
 
 def differential_stage(ctx: ExchangeContext, a_level: LevelOfSuccess, d_level: LevelOfSuccess,
                        kind: Defence) -> Won:
-    """Compare the levels (``#3``); add the surprise bonus Effect for a successful attack (``surprise#1``)."""
+    """Compare the levels (``#3``); add the surprise bonus Effect of the first successful attack (``surprise#1``)."""
     diff = differential(a_level, d_level, defence_note="(no defence)" if kind is Defence.NONE else "",
                         rules=ctx.rules)
     won = diff.effects
     children = [diff.trace]
-    won_a = won if diff.winner == "attacker" else 0
-    if ctx.d.surprised and a_level.succeeded:
-        won_a += 1
-        children.append(Step.of(StepKind.MODIFIER, "Surprise: the attack gains a bonus Special Effect",
-                                value=1, cites=[ids.SURPRISE]))
+    bonus, surprise = surprise_bonus_stage(ctx, a_level)
+    won_a = (won if diff.winner == "attacker" else 0) + bonus
+    if surprise is not None:
+        children.append(surprise)
     won_d = won if diff.winner == "defender" else 0
     step = Step.of(StepKind.COMPARE, "3. Differential", value={"attacker": won_a, "defender": won_d},
                    detail=f"attacker {won_a}, defender {won_d} Special Effect(s)",
                    cites=[ids.EX_DIFFERENTIAL], children=children)
-    return Won(diff, won_a, won_d, step)
+    return Won(diff, won_a, won_d, step, bool(bonus))
 
 
 @dataclass(frozen=True)
