@@ -102,10 +102,10 @@ def test_empty_rulings_that_are_not_an_object_are_refused_too(odds, rulings):
 
 def test_rulings_objects_still_merge_the_call_over_the_input():
     # the input asks for cap 5, the call for cap 10: the call wins (the trace shows the cap used)
-    data = {**copy.deepcopy(MELEE), "rulings": {"mastery.explosion-cap": "5"}}
-    r = mastery_exchange_odds(data, rulings={"mastery.explosion-cap": "10"})
-    assert "mastery.explosion-cap" in r.trace.ruling_ids()
-    answers = {u.answer for s in r.trace.walk() for u in s.rulings if u.ruling_id == "mastery.explosion-cap"}
+    data = {**copy.deepcopy(MELEE), "rulings": {"kit.explosion-cap": "5"}}
+    r = mastery_exchange_odds(data, rulings={"kit.explosion-cap": "10"})
+    assert "kit.explosion-cap" in r.trace.ruling_ids()
+    answers = {u.answer for s in r.trace.walk() for u in s.rulings if u.ruling_id == "kit.explosion-cap"}
     assert answers == {"10"}
 
 
@@ -156,7 +156,7 @@ def test_weapon_dice_within_the_bound_are_answered():
 
 
 def test_many_one_sided_weapon_dice_do_not_run_the_probe_out():
-    # a d1 explodes on every roll up to the cap (mastery.explosion-cap, 20): each d1 is 21 faces,
+    # a d1 explodes on every roll up to the cap (kit.explosion-cap, 20): each d1 is 21 faces,
     # 21 in total; 10d1 rolls 210 faces (more than the probe used to script) and always adds 210
     data = copy.deepcopy(MELEE)
     data["attacker"]["attack"]["weapon"] = "10d1"

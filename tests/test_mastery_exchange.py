@@ -2,7 +2,7 @@
 
 import pytest
 
-from ruleslawyer.errors import RulesInputError
+from ruleslawyer.errors import RulesInputError, RulingError
 from ruleslawyer.rulesets.mastery import (Attack, Combatant, Situation, State, TraumaSheet, advance_dying,
                                           exchange_from_dict, resolve_exchange, triage)
 
@@ -314,11 +314,19 @@ def test_sheet_carries_through_input():
 
 def test_explosion_cap_reported_in_the_exchange():
     # tier 1 = d2; every face a 2: 1 die + 5 extra under cap 5 = 12, reported as capped
+    # (one cap for the whole kit: kit.explosion-cap; the Mastery copy is gone)
     a = fighter(attack=Attack("melee", tier=1, weapon=0))
     r = resolve_exchange(a, target(health=20), Situation(defend=False), script={"attack": [2] * 6},
-                         rulings={"mastery.explosion-cap": "5"})
+                         rulings={"kit.explosion-cap": "5"})
     assert r.attack_total == 12 and r.capped and r.to_health == 12
-    assert "mastery.explosion-cap" in r.trace.ruling_ids()
+    assert "kit.explosion-cap" in r.trace.ruling_ids()
+    # weapon dice too: 1d2 under cap 5 rolls 2 x 6 = 12, + tier d2 1 = 13
+    a = fighter(attack=Attack("melee", tier=1, weapon="1d2"))
+    r = resolve_exchange(a, target(health=20), Situation(defend=False), script={"attack": [1] + [2] * 6},
+                         rulings={"kit.explosion-cap": "5"})
+    assert r.attack_total == 13 and r.capped and "kit.explosion-cap" in r.trace.ruling_ids()
+    with pytest.raises(RulingError):
+        resolve_exchange(a, target(), Situation(defend=False), rulings={"mastery.explosion-cap": "5"})
 
 
 def test_counterattack_range_rules():

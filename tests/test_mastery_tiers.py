@@ -61,9 +61,9 @@ def test_exploding_tier_die_script():
 def test_explosion_cap_reported_on_d2():
     # tier 1 = d2; cap ruling 5: 1 face + 5 extra all 2s -> total 12, capped, never a hang
     r = roll_tier_die(Dice(script={"attack": [2] * 6}), 1, "attack", label="a", explode=True,
-                      rulings={"mastery.explosion-cap": "5"})
+                      rulings={"kit.explosion-cap": "5"})
     assert r.total == 12 and r.capped
-    assert "mastery.explosion-cap" in r.step.ruling_ids()
+    assert "kit.explosion-cap" in r.step.ruling_ids()
 
 
 def test_script_out_of_faces_and_impossible_face():

@@ -10,7 +10,7 @@ tests/test_odds_mastery.py, marked slow). Two oracles, both the real engine entr
 - where the odds module itself enumerates the engine (trials, Startle), the oracle is a plain loop
   over ``Dice(script=...)`` faces, so the enumeration machinery is checked too.
 
-Exchanges use ``mastery.explosion-cap`` 5 (its smallest answer) so that every chain ends and the
+Exchanges use ``kit.explosion-cap`` 5 (its smallest answer) so that every chain ends and the
 enumeration stays small; both sides then follow the same cap exactly, with nothing cut off.
 """
 
@@ -28,7 +28,7 @@ from ruleslawyer.rulesets.mastery.exchange import resolve_exchange
 from ruleslawyer.rulesets.mastery.round import startle
 from ruleslawyer.rulesets.mastery.tiers import Edge, roll_tier_die, roll_trial
 
-CAP5 = {"mastery.explosion-cap": "5"}
+CAP5 = {"kit.explosion-cap": "5"}
 
 
 def _scripted(run, faces_by_slot: dict[str, range]) -> Dist:

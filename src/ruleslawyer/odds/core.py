@@ -85,7 +85,7 @@ def merge_rulings(*layers: object) -> dict[str, str]:
             continue
         if not isinstance(layer, Mapping):
             raise RulesInputError("rulings", "must be an object of ruling id -> answer "
-                                             f"(e.g. {{\"mastery.explosion-cap\": \"10\"}}), got {layer!r}")
+                                             f"(e.g. {{\"kit.explosion-cap\": \"10\"}}), got {layer!r}")
         merged.update(layer)
     return merged
 

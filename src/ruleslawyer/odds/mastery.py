@@ -3,7 +3,7 @@
 Every number comes from the Mastery engine (:mod:`ruleslawyer.rulesets.mastery`), never a copy:
 
 - tier die sides from :func:`~ruleslawyer.rulesets.mastery.tiers.tier_die` (the db's tier-dice
-  table and ``mastery.tier-die-above-3``), the explosion cap from ``mastery.explosion-cap``;
+  table and ``mastery.tier-die-above-3``), the explosion cap from ``kit.explosion-cap``;
 - trials, the Aiming Trial and Startle are enumerated through the engine's own
   :func:`~ruleslawyer.rulesets.mastery.tiers.roll_trial` / :func:`~ruleslawyer.rulesets.mastery.round.startle`
   / :func:`~ruleslawyer.rulesets.mastery.exchange.resolve_exchange` with every face sequence;
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import Any
 
-from ruleslawyer.dice import Dice, parse_dice
+from ruleslawyer.dice import Dice, explosion_cap, parse_dice
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, TracedResult
@@ -52,9 +52,8 @@ def _f(p: Fraction) -> float:
 
 
 def _cap(rulings) -> tuple[int, RulingUse]:
-    _, _, _, _, _, _, R = _m()
-    use = R.ruling_use(R.EXPLOSION_CAP, rulings)
-    return int(use.answer), use
+    """The kit's explosion cap (``kit.explosion-cap``), as the engine uses it."""
+    return explosion_cap(rulings)
 
 
 def _tol_step(truncated: Fraction, tolerance: Fraction) -> Step:
@@ -681,13 +680,15 @@ def _summary(o: _ExOdds) -> MasteryExchangeOdds:
     p_zero = None if o.defender.health == 0 else joint.prob(lambda v: v[4] == 0)
     p_holds = outcomes["defended"]
     f_use = R.ruling_use(R.FAILED_DEFENSE_DAMAGE, o.rulings) if o.defends else None
+    uses = [u for u in (f_use, R.ruling_use(R.HIT_DAMAGE, o.rulings)) if u is not None]
+    if min(o.att.weights()) < 0 and (f_use is None or f_use.answer == "as-passive"):
+        uses.append(R.ruling_use(R.NEGATIVE_ATTACK_TOTAL, o.rulings))
     o.steps.append(Step.of(StepKind.COMPARE, "Defense equal to or greater than the attack succeeds",
                            f"P(defense holds) = {float(p_holds):.4g}" if o.defends else "passive defense: always hits",
                            cites=[ids.DEFENSE_TIE, ids.ATTACK_TIE] if o.defends else [ids.MELEE_HITS, ids.PASSIVE_DEFENSE]))
     o.steps.append(Step.of(StepKind.RESULT, "Damage through the engine's armour, durability and health rules",
                            f"P(health damage) = {float(to_hp.prob(lambda h: h > 0)):.4g}",
-                           cites=[ids.PASSIVE_DEFENSE, ids.ARMOR_RESISTANCE, ids.DURABILITY],
-                           rulings=[u for u in (f_use, R.ruling_use(R.HIT_DAMAGE, o.rulings)) if u is not None]))
+                           cites=[ids.PASSIVE_DEFENSE, ids.ARMOR_RESISTANCE, ids.DURABILITY], rulings=uses))
     if p_zero is not None:
         o.steps.append(Step.of(StepKind.RESULT, f"Reaching 0 health from {o.defender.health}", f"{float(p_zero):.4g}",
                                cites=[ids.REACHING_ZERO]))
@@ -723,7 +724,7 @@ def mastery_exchange_odds(data: Mapping[str, Any] | None = None, *, attacker=Non
 
     Rules followed (through the engine): the Aiming Trial (``.../attack#5``), attack and defense
     formulas (``.../attack#7-9``, ``.../defense#10``), dice exploding on a max roll (``.../attack#11``,
-    ``.../defense#12``, cap ``mastery.explosion-cap``), a defense equal to or greater than the attack
+    ``.../defense#12``, cap ``kit.explosion-cap``), a defense equal to or greater than the attack
     succeeds (``.../defense#13``), passive defense and armour resistance, durability then health
     (``.../defense#16``; ``mastery.failed-defense-damage``, ``mastery.hit-damage``), reaching 0 health
     (``mastery/combat/death/reaching-0-health#1``).

@@ -18,12 +18,14 @@ _COMBATANT = {
     "armour_resistance": "armour resistance >= 0 (default 0)",
     "endurance_tier": "1-10 (default 1): dying timer and Endurance trials",
     "defense_tier": "tier die for defense: the wielded melee weapon's, or STR/PHY (default 1)",
-    "shield": "shield bonus to defense, or null for no shield (default null)",
+    "shield": "shield bonus to defense, or null for no shield (default null); required with wielding shield, "
+              "refused with unarmed or projectile",
     "defense_modifiers": "other modifiers to defense (default 0)",
     "wielding": "melee | shield | unarmed | projectile (default melee)",
     "perception_tier": "Perception tier for the Aiming Trial (default 1)",
     "casting": "true if in the middle of casting a spell (default false)",
-    "state": "standing | fighting-on | unconscious | dead (0 health: fighting-on or unconscious)",
+    "state": "standing | fighting-on | unconscious | dead (0 health: fighting-on or unconscious; a dead "
+             "defender is refused)",
     "dying_rounds": "rounds left on the dying timer, or null",
     "sheet": "trauma sheet {traumas: [...], lost: [parts], punctured_lungs: 0-2}",
     "attack": {
@@ -99,10 +101,12 @@ SEQUENCE_SCHEMA = {
 
 AP_SCHEMA = {
     "command": "ruleslawyer mastery-ap --input FILE.json [--json]",
-    "fields": {"actions": "list of action objects, each with one key: table (an Other Actions row, "
-                          "+ adjust for the tinderbox), retrieve (quick|body|container, items, use), stow, draw, "
-                          "swap, drop, remove_shield (heater|kite|targe), cast (ap, components), move, attack, triage",
-               "ap_per_round": "2 (default), or 1 after a Trauma that says 'You have 1 AP per round'"},
+    "fields": {"actions": "list of action objects, each with one key: action (any row of the Other Actions "
+                          "table or the supplement's action-costs table; table is the same, + adjust for the "
+                          "tinderbox), retrieve (quick|body|container, items, use), stow, draw, swap, drop, "
+                          "remove_shield (heater|kite|targe), cast (ap, components), move, attack, triage",
+               "ap_per_round": "2 (default), or 1 after a Trauma that says 'You have 1 AP per round'",
+               "rulings": "ruling overrides {id: answer}, e.g. {\"mastery.triage-across-rounds\": \"one-round\"}"},
     "examples": ["examples/mastery/ap-torch.json"],
 }
 
@@ -189,7 +193,8 @@ def _ap(args) -> int:
     data = _load(args.input)
     actions = data.get("actions") if isinstance(data, dict) else data
     per_round = data.get("ap_per_round", 2) if isinstance(data, dict) else 2
-    return _out(plan_actions(actions, ap_per_round=per_round, rules=args.rules), args.json)
+    rulings = data.get("rulings") if isinstance(data, dict) else None
+    return _out(plan_actions(actions, ap_per_round=per_round, rulings=rulings, rules=args.rules), args.json)
 
 
 def _move(args) -> int:

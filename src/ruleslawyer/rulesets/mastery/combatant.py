@@ -228,6 +228,20 @@ class Combatant:
             raise RulesInputError(p + "state", "a combatant at 0 health is fighting-on, unconscious or dead")
         if self.health > 0 and self.state is not State.STANDING:
             raise RulesInputError(p + "state", f"{self.state.value} needs 0 health, got health {self.health}")
+        self._check_hands(p)
+
+    def _check_hands(self, p: str) -> None:
+        """``wielding`` and ``shield`` must describe the same hands (``.../defense#4-6``): a shield
+        holder is not unarmed (``#5``) nor holding only a projectile weapon; a shield-only holder
+        has a shield."""
+        if self.shield is not None and self.wielding in (Wielding.UNARMED, Wielding.PROJECTILE):
+            what = "holding nothing" if self.wielding is Wielding.UNARMED else "holding only a projectile weapon or sling"
+            raise RulesInputError(p + "wielding", f"{self.wielding.value} means {what}, but a shield is given (shield "
+                                                  f"{self.shield}); allowed: wielding 'shield' (only a shield) or "
+                                                  "'melee' (a melee weapon, with or without a shield), or shield null")
+        if self.wielding is Wielding.SHIELD and self.shield is None:
+            raise RulesInputError(p + "shield", "wielding 'shield' means holding a shield: give its bonus to defense "
+                                                "(a whole number >= 0)")
 
     def check_round_ap(self, field: str) -> None:
         """Raise if ``ap`` is more than the trauma sheet allows per round (input check)."""

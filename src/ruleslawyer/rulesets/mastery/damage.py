@@ -77,13 +77,15 @@ def hit_amount(attack_total: int, defense_total: int | None, failed_defense: str
     """The main portion of a hit that lands: ``(amount, through_resistance)``.
 
     Passive defense (``defense_total`` None): the attack roll (``mastery.hit-damage``), which then
-    meets armour resistance (``.../defense#16``). After a failed active defense, per
+    meets armour resistance (``.../defense#16``); an attack total below 0 deals 0
+    (``mastery.negative-attack-total``). After a failed active defense, per
     ``mastery.failed-defense-damage`` (``failed_defense``): ``"as-passive"`` the same, or
-    ``"attack-minus-defense"`` the margin, which already counted armour resistance in the defense roll.
+    ``"attack-minus-defense"`` the margin (at least 1), which already counted armour resistance in
+    the defense roll.
     """
     if defense_total is not None and failed_defense == "attack-minus-defense":
         return attack_total - defense_total, False
-    return attack_total, True
+    return max(attack_total, 0), True
 
 
 @dataclass(frozen=True)

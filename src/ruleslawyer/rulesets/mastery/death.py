@@ -17,6 +17,7 @@ from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, TracedResult
 from . import ids
 from . import rulings as R
 from .combatant import Combatant, State
+from .actions import action_cost
 from .damage import DamageOutcome
 from .tiers import roll_trial
 from .trauma import Trauma, TraumaEvent, TraumaSetting, roll_trauma, trauma_follows
@@ -70,7 +71,9 @@ def _allow_more(h: _Hit) -> bool:
 
 def suffer_trauma(h: _Hit, label: str, cites) -> list[Step]:
     """Roll a Trauma onto the target's sheet (``.../trauma-table#6``); a Trauma that says "You have 1 AP
-    per round" cuts this round's AP per ``mastery.one-ap-trauma-timing``."""
+    per round" cuts this round's AP per ``mastery.one-ap-trauma-timing``. While the target fights on,
+    the Trauma is followed by an Endurance trial against the health damage taken
+    (:func:`_trial_after_trauma`, ``fighting-on#3``)."""
     t = roll_trauma(dice=h.dice, sheet=h.target.sheet, rulings=h.rulings, rules=h.rules)
     h.traumas.append(t)
     children = [t.trace]
@@ -82,7 +85,33 @@ def suffer_trauma(h: _Hit, label: str, cites) -> list[Step]:
         children.append(Step.of(StepKind.RULING, "1 AP per round from now", new.ap, detail=use.answer,
                                 cites=[t.unit_id], rulings=[use]))
     h.target = new
-    return [Step.of(StepKind.RESULT, label, t.trace.label.removeprefix("Trauma: "), cites=cites, children=children)]
+    steps = [Step.of(StepKind.RESULT, label, t.trace.label.removeprefix("Trauma: "), cites=cites, children=children)]
+    if h.target.state is State.FIGHTING_ON:
+        steps += _trial_after_trauma(h, t)
+    return steps
+
+
+def _trial_after_trauma(h: _Hit, t: Trauma) -> list[Step]:
+    """"Each time you suffer a Trauma, roll an Endurance trial against the health damage taken. On a
+    failure, you fall unconscious." (``fighting-on#3``). A Close Call is no Trauma: whether it still
+    calls for the trial is ``mastery.close-call-trial``. A natural minimum on the trial is Brutal's
+    Trauma (:func:`_natural_minimum`)."""
+    lead: list[Step] = []
+    if t.close_call:
+        use = R.ruling_use(R.CLOSE_CALL_TRIAL, h.rulings)
+        if use.answer == "no-trial":
+            return [Step.of(StepKind.RULING, "Close Call: no Trauma suffered, so no Endurance trial", "no trial",
+                            cites=[t.unit_id, ids.FIGHTING_ON_ENDURANCE], rulings=[use])]
+        lead.append(Step.of(StepKind.RULING, "Close Call: the Endurance trial is rolled as for a Trauma", "trial",
+                            cites=[t.unit_id, ids.FIGHTING_ON_ENDURANCE], rulings=[use]))
+    ok, nat, trial = _endurance(h, h.hp, f"Endurance trial against the health damage taken ({h.hp})",
+                                [ids.FIGHTING_ON_ENDURANCE])
+    steps = lead + [trial]
+    if not ok:
+        h.target = h.target.with_(state=State.UNCONSCIOUS)
+        steps.append(Step.of(StepKind.RESULT, "Falls unconscious", "unconscious",
+                             cites=[ids.FIGHTING_ON_ENDURANCE, ids.GOING_DOWN_UNCONSCIOUS]))
+    return steps + _natural_minimum(h, nat)
 
 
 def _endurance(h: _Hit, dc: int, label: str, cites) -> tuple[bool, int, Step]:
@@ -92,15 +121,27 @@ def _endurance(h: _Hit, dc: int, label: str, cites) -> tuple[bool, int, Step]:
     return trial.success, trial.natural, trial.trace
 
 
+MAX_TRAUMAS_PER_HIT = 100
+"""Most Traumas one hit may cause (an input bound of the kit, not a rule): under Brutal a natural
+minimum on the trial after a Trauma is another Trauma, so dice that keep rolling 1 against a DC of 1
+would never stop."""
+
+
 def _natural_minimum(h: _Hit, natural: int) -> list[Step]:
-    """Brutal: a natural minimum on a trial to resist damage (``mastery.resist-damage-trial``) is a Trauma."""
+    """Brutal and Deadly: a natural minimum on a trial to resist damage (``mastery.resist-damage-trial``)
+    is a Trauma (``.../trauma-table#3``). Under Realistic it is not in play and adds no step."""
     if natural != 1:
         return []
     check = trauma_follows(TraumaEvent.NATURAL_MINIMUM_RESIST, h.setting, rules=h.rules)
+    if not check.trauma:
+        return []
     use = R.ruling_use(R.RESIST_DAMAGE_TRIAL, h.rulings)
     steps = [Step.of(StepKind.RULING, "Natural minimum on a trial to resist damage", check.outcome,
                      rulings=[use], children=[check.trace])]
-    if check.trauma and _allow_more(h):
+    if len(h.traumas) >= MAX_TRAUMAS_PER_HIT:
+        return steps + [Step.of(StepKind.INFO, f"No more Traumas: the kit stops at {MAX_TRAUMAS_PER_HIT} for one hit",
+                                MAX_TRAUMAS_PER_HIT)]
+    if _allow_more(h):
         steps += suffer_trauma(h, "Trauma (natural minimum)", [ids.SETTING_BRUTAL])
     return steps
 
@@ -120,23 +161,19 @@ def wound(h: _Hit) -> list[Step]:
 
 
 def fighting_on_damage(h: _Hit) -> list[Step]:
-    """Health damage at 0 health while fighting on: a Trauma (``fighting-on#2``), then an Endurance
-    trial against the health damage taken (``fighting-on#3``); failure: unconscious."""
+    """Health damage at 0 health while fighting on: a Trauma (``fighting-on#2``), then, as for every
+    Trauma while fighting on, an Endurance trial against the health damage taken
+    (``fighting-on#3``; failure: unconscious). The dying timer runs on (``fighting-on#4``)."""
     if not (h.before.health == 0 and h.before.state is State.FIGHTING_ON):
         return []
     check = trauma_follows(TraumaEvent.FIGHTING_ON_HEALTH_DAMAGE, h.setting, rules=h.rules)
     steps = [Step.of(StepKind.RULE, "Health damage while at 0 health and fighting on", h.hp,
                      cites=[ids.FIGHTING_ON, ids.FIGHTING_ON_TRAUMA, ids.TRAUMAS]), check.trace]
     steps += suffer_trauma(h, "Trauma (fighting on)", [ids.FIGHTING_ON_TRAUMA])
-    ok, nat, trial = _endurance(h, h.hp, f"Endurance trial against the health damage taken ({h.hp})",
-                                [ids.FIGHTING_ON_ENDURANCE])
-    steps.append(trial)
-    if not ok:
-        h.target = h.target.with_(state=State.UNCONSCIOUS)
-        steps.append(Step.of(StepKind.RESULT, "Falls unconscious", "unconscious",
-                             cites=[ids.FIGHTING_ON_ENDURANCE, ids.GOING_DOWN_UNCONSCIOUS]))
-    steps.append(Step.of(StepKind.INFO, "Dying timer continues", h.target.dying_rounds, cites=[ids.FIGHTING_ON_TIMER]))
-    return steps + _natural_minimum(h, nat)
+    still = h.target.state is State.FIGHTING_ON
+    steps.append(Step.of(StepKind.INFO, "Dying timer continues", h.target.dying_rounds,
+                         cites=[ids.FIGHTING_ON_TIMER if still else ids.GOING_DOWN_TIMER]))
+    return steps
 
 
 def _zero_health_dc(h: _Hit) -> tuple[int, Step]:
@@ -153,8 +190,9 @@ def _zero_health_dc(h: _Hit) -> tuple[int, Step]:
 
 
 def reaching_zero(h: _Hit) -> list[Step]:
-    """Reaching 0 health: an Injury, the dying timer (Endurance tier rounds), Brutal's Trauma, and the
-    Endurance trial: success -> fight on (if chosen), failure -> unconscious (``reaching-0-health#1-4``)."""
+    """Reaching 0 health: an Injury, the dying timer (Endurance tier rounds), Brutal's Trauma
+    (``.../trauma-table#3``), and the Endurance trial: success -> fight on (if chosen), failure ->
+    unconscious (``reaching-0-health#1-4``)."""
     if not (h.before.health > 0 and h.damage.health == 0):
         return []
     h.reached_zero = True
@@ -163,9 +201,8 @@ def reaching_zero(h: _Hit) -> list[Step]:
              Step.of(StepKind.RULE, "Dying timer begins", h.target.endurance_tier,
                      detail=f"rounds equal to Endurance tier {h.target.endurance_tier}", cites=[ids.DYING_TIMER])]
     check = trauma_follows(TraumaEvent.REACHED_ZERO, h.setting, rules=h.rules)
-    steps.append(check.trace)
-    if check.trauma:
-        steps += suffer_trauma(h, "Trauma (reaching 0 health)", [ids.SETTING_BRUTAL])
+    if check.trauma:  # Brutal and Deadly; under Realistic not in play
+        steps += [check.trace] + suffer_trauma(h, "Trauma (reaching 0 health)", [ids.SETTING_BRUTAL])
     dc, dc_step = _zero_health_dc(h)
     ok, nat, trial = _endurance(h, dc, f"Endurance trial against {dc}", [ids.ZERO_ENDURANCE])
     steps += [dc_step, trial]
@@ -182,12 +219,15 @@ def reaching_zero(h: _Hit) -> list[Step]:
 
 def deadly_exploding_hit(h: _Hit) -> list[Step]:
     """Deadly: health damage from a hit whose dice exploded calls for an Endurance trial
-    (Straightforward, 4) or a Trauma (``.../trauma-table#4``)."""
+    (Straightforward, 4) or a Trauma (``.../trauma-table#4``); under the other settings it is not in
+    play and adds no step."""
     if not h.exploded:
         return []
     check = trauma_follows(TraumaEvent.EXPLODED_HIT_HEALTH_DAMAGE, h.setting, rules=h.rules)
+    if check.endurance_dc is None:  # not Deadly: not in play
+        return []
     steps = [check.trace]
-    if check.endurance_dc is not None and _allow_more(h):
+    if _allow_more(h):
         ok, _nat, trial = _endurance(h, check.endurance_dc, f"Endurance trial (Straightforward, {check.endurance_dc})",
                                      [ids.SETTING_DEADLY])
         steps.append(trial)
@@ -208,12 +248,14 @@ def health_damage_aftermath(target: Combatant, damage: DamageOutcome, *, explode
 
     Stages (:data:`STAGES`), in order: :func:`wound` (a wound; a spell being cast at risk,
     ``mastery.casting-health-damage``), :func:`fighting_on_damage` (health damage at 0 while
-    fighting on: a Trauma, then an Endurance trial against the damage; failure -> unconscious),
-    :func:`reaching_zero` (Injury, dying timer = Endurance tier rounds, Brutal's Trauma, the
-    Endurance trial against the health damage; success -> fight on if ``fight_on``, failure ->
-    unconscious), :func:`deadly_exploding_hit` (Endurance trial, Straightforward 4, or a Trauma).
-    A natural minimum on a trial to resist damage is a Trauma under Brutal. Several triggers per hit
-    follow ``mastery.trauma-per-hit``.
+    fighting on: a Trauma), :func:`reaching_zero` (Injury, dying timer = Endurance tier rounds,
+    Brutal's Trauma, the Endurance trial against the health damage; success -> fight on if
+    ``fight_on``, failure -> unconscious), :func:`deadly_exploding_hit` (Endurance trial,
+    Straightforward 4, or a Trauma). Every Trauma goes through :func:`suffer_trauma`: while the
+    target fights on, each is followed by an Endurance trial against the health damage taken
+    (failure -> unconscious; a Close Call per ``mastery.close-call-trial``). A natural minimum on a
+    trial to resist damage is a Trauma under Brutal. Several triggers per hit follow
+    ``mastery.trauma-per-hit``.
 
     Returns:
         An :class:`Aftermath`: the target after it, whether it reached 0 (with an Injury), the
@@ -269,37 +311,75 @@ def advance_dying(target: Combatant, rounds: int = 1) -> DyingResult:
 
 @dataclass(frozen=True)
 class TriageResult(TracedResult):
-    """Triage: whether it stabilized the patient, the medic's AP spent and left."""
+    """Triage: whether it stabilized the patient, the medic's AP spent and left this round, and the
+    AP still to spend on it next round (0 when done or not begun)."""
 
     patient: Combatant
     stabilized: bool
     ap_spent: int
     ap_left: int
+    ap_to_go: int
     trace: Step
 
 
-def triage(patient: Combatant, *, medic_ap: int = 2, adjacent: bool = True,
-           rules: Rules | None = None) -> TriageResult:
-    """Stabilize a dying creature: 2 AP, adjacent, no trial; stops the dying timer; the creature
-    stays unconscious at 0 health (``mastery/combat/death/triage#1``).
+def _no_triage(patient: Combatant, medic_ap: int, why: str, cites, rulings=()) -> TriageResult:
+    return TriageResult(patient, False, 0, medic_ap, 0, Step.of(StepKind.RESULT, f"No Triage: {why}", False,
+                                                                cites=cites, rulings=rulings))
+
+
+def _stabilized(patient: Combatant, rulings) -> tuple[Combatant, str, list]:
+    """The patient stabilized: the timer stops; unconscious at 0 health (``triage#1``), or, fighting
+    on, per ``mastery.triage-fighting-on``."""
+    if patient.state is not State.FIGHTING_ON:
+        state = State.UNCONSCIOUS if patient.health == 0 else patient.state
+        return patient.with_(stabilized=True, state=state), f"{state.value} at {patient.health} health", []
+    use = R.ruling_use(R.TRIAGE_FIGHTING_ON, rulings)
+    state = State.UNCONSCIOUS if use.answer == "unconscious" else State.FIGHTING_ON
+    how = "unconscious at 0 health" if state is State.UNCONSCIOUS else "still fighting on at 0 health"
+    return patient.with_(stabilized=True, state=state), how, [use]
+
+
+def triage(patient: Combatant, *, medic_ap: int = 2, adjacent: bool = True, ap_spent_before: int = 0,
+           rulings: Mapping[str, str] | None = None, rules: Rules | None = None) -> TriageResult:
+    """Stabilize a dying creature: an adjacent character spends 2 AP (the Triage row of the action
+    costs), no trial; the dying timer stops and the creature remains unconscious at 0 health
+    (``mastery/combat/death/triage#1``). A creature fighting on: ``mastery.triage-fighting-on``.
+    With fewer AP left than Triage needs, the medic spends what is left now and the rest next round
+    (``mastery.triage-across-rounds``; ``ap_to_go`` says how many), or cannot start.
+
+    Args:
+        patient: the dying creature; medic_ap: the medic's AP left this round (0..2); adjacent:
+            the medic is adjacent; ap_spent_before: AP already spent on this Triage in earlier rounds.
 
     Raises:
-        RulesInputError: medic_ap outside 0..2.
+        RulesInputError: medic_ap outside 0..2; ap_spent_before outside 0..(Triage's AP - 1), or not 0
+            under the 'one-round' answer.
     """
+    rulings = R.check(rulings)
+    cost = action_cost("Triage", rules=resolve_rules(rules))
     if isinstance(medic_ap, bool) or not isinstance(medic_ap, int) or not 0 <= medic_ap <= 2:
         raise RulesInputError("medic_ap", f"must be 0, 1 or 2, got {medic_ap!r}")
-    cite = Citation(ids.TRIAGE)
+    across = R.ruling_use(R.TRIAGE_ACROSS_ROUNDS, rulings)
+    most = cost.ap - 1 if across.answer == "across-rounds" else 0
+    if isinstance(ap_spent_before, bool) or not isinstance(ap_spent_before, int) or not 0 <= ap_spent_before <= most:
+        raise RulesInputError("ap_spent_before", f"must be a whole number from 0 to {most} (Triage costs {cost.ap} AP; "
+                                                 f"{across.ruling_id}={across.answer}), got {ap_spent_before!r}")
+    cites = [Citation(ids.TRIAGE), Citation(cost.row.unit_id, f"Triage: {cost.ap} AP")]
     if patient.dying_rounds is None or patient.stabilized or patient.state is State.DEAD:
         why = "already stabilized" if patient.stabilized else ("dead" if patient.state is State.DEAD else "not dying")
-        return TriageResult(patient, False, 0, medic_ap, Step.of(StepKind.RESULT, f"No Triage: patient {why}",
-                                                                 False, cites=[cite]))
+        return _no_triage(patient, medic_ap, f"patient {why}", cites[:1])
     if not adjacent:
-        return TriageResult(patient, False, 0, medic_ap, Step.of(StepKind.RESULT, "No Triage: not adjacent",
-                                                                 False, cites=[cite]))
-    if medic_ap < 2:
-        return TriageResult(patient, False, 0, medic_ap, Step.of(
-            StepKind.RESULT, f"No Triage: needs 2 AP, {medic_ap} left", False, cites=[cite, ids.AP_PER_ROUND]))
-    new = patient.with_(stabilized=True, state=State.UNCONSCIOUS if patient.health == 0 else patient.state)
-    return TriageResult(new, True, 2, medic_ap - 2, Step.of(
-        StepKind.RESULT, "Stabilized: the dying timer stops; unconscious at 0 health", True,
-        detail="2 AP, no trial", cites=[cite]))
+        return _no_triage(patient, medic_ap, "not adjacent", cites[:1])
+    need = cost.ap - ap_spent_before
+    spread = [across] if ap_spent_before or medic_ap < need else []
+    if medic_ap < need and (across.answer == "one-round" or medic_ap == 0):
+        return _no_triage(patient, medic_ap, f"needs {need} AP, {medic_ap} left", cites + [ids.AP_PER_ROUND], spread)
+    if medic_ap < need:
+        return TriageResult(patient, False, medic_ap, 0, need - medic_ap, Step.of(
+            StepKind.RULING, f"Triage begun: {ap_spent_before + medic_ap} of {cost.ap} AP spent", False,
+            detail=f"{need - medic_ap} AP more next round stabilizes the patient", cites=cites, rulings=spread))
+    new, how, uses = _stabilized(patient, rulings)
+    return TriageResult(new, True, need, medic_ap - need, 0, Step.of(
+        StepKind.RESULT, f"Stabilized: the dying timer stops; {how}", True,
+        detail=f"{need} AP" + (f" (after {ap_spent_before} last round)" if ap_spent_before else "") + ", no trial",
+        cites=cites, rulings=spread + uses))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
-from ruleslawyer.dice import Dice, parse_dice
+from ruleslawyer.dice import Dice, explosion_cap, parse_dice
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, Step, StepKind, TracedResult, merge_overrides
@@ -232,10 +232,8 @@ def attack_costs_ap(x: _Exchange) -> list[Step]:
 def _cannot_defend(x: _Exchange) -> tuple[str, list[Any]]:
     """Why the defender cannot defend (``""`` if it can), with the cites and rulings that say so."""
     D = x.D
-    if D.state in (State.UNCONSCIOUS, State.DEAD):
-        use = R.ruling_use(R.UNCONSCIOUS_DEFENSE, x.rulings)
-        if D.state is State.DEAD or use.answer == "cannot-defend":
-            return f"{D.name} is {D.state.value}", [ids.GOING_DOWN_UNCONSCIOUS, use]
+    if D.state is State.UNCONSCIOUS and R.use(R.UNCONSCIOUS_DEFENSE, x.rulings) == "cannot-defend":
+        return f"{D.name} is unconscious", [ids.GOING_DOWN_UNCONSCIOUS, R.ruling_use(R.UNCONSCIOUS_DEFENSE, x.rulings)]
     if D.ap < action_cost("Defense", rules=x.rules).ap:
         return "no AP left", [ids.DEFENSE_NO_AP]
     if D.wielding is Wielding.PROJECTILE:
@@ -262,6 +260,9 @@ def defender_declares(x: _Exchange) -> list[Step]:
     x.defends = True
     shield = (Step.of(StepKind.RULE, "A shield counts as a weapon; not unarmed", cites=[ids.DEFENSE_SHIELD_WEAPON]),) \
         if D.wielding is Wielding.SHIELD else ()
+    if D.state is State.UNCONSCIOUS:  # defends only under the can-defend answer
+        shield += (Step.of(StepKind.RULING, f"{D.name} is unconscious but may defend", cites=[ids.GOING_DOWN_UNCONSCIOUS],
+                           rulings=[R.ruling_use(R.UNCONSCIOUS_DEFENSE, x.rulings)]),)
     x.D, step = spend_ap(D, "Defense", x.rules, field="defender", label=f"{D.name} declares a defense before the roll",
                          cites=(ids.DEFENSE_DECLARE, ids.DEFENSE, ids.COST_DEFENSE), children=shield)
     steps = [step]
@@ -313,12 +314,14 @@ def aiming_trial(x: _Exchange) -> list[Step]:
 
 
 def _weapon_dice(x: _Exchange, form: str) -> tuple[int, Step]:
-    """WEA as dice (a crossbow's fixed weapon dice): every die explodes (``.../attack#11``)."""
+    """WEA as dice (a crossbow's fixed weapon dice): every die explodes (``.../attack#11``), up to the
+    kit's cap (``kit.explosion-cap``)."""
     expr = parse_dice(x.atk.weapon)
+    cap, cap_use = explosion_cap(x.rulings)
     rolls = []
     for term in expr.dice:
         for _ in range(term.count):
-            r = x.dice.exploding(term.sides, "attack", cap=int(R.use(R.EXPLOSION_CAP, x.rulings)))
+            r = x.dice.exploding(term.sides, "attack", cap=cap)
             rolls.append(r)
             x.exploded |= r.exploded
             x.capped |= r.capped
@@ -326,7 +329,7 @@ def _weapon_dice(x: _Exchange, form: str) -> tuple[int, Step]:
     return total, Step.of(StepKind.ROLL, "Fixed weapon dice" if x.atk.kind is AttackKind.CROSSBOW else "WEA", total,
                           detail=f"{x.atk.weapon}: " + ", ".join("+".join(map(str, r.faces)) for r in rolls),
                           cites=[form, ids.ATTACK_EXPLODES],
-                          rulings=[R.ruling_use(R.EXPLOSION_CAP, x.rulings)] if any(r.capped for r in rolls) else [])
+                          rulings=[cap_use] if any(r.capped for r in rolls) else [])
 
 
 def attack_roll(x: _Exchange) -> list[Step]:
@@ -373,7 +376,7 @@ def _defense_total(x: _Exchange) -> tuple[int, Step]:
     children: list[Step] = [Step.of(StepKind.RULE, "Tier die of the wielded melee weapon, or STR or PHY",
                                     D.defense_tier, cites=[ids.DEFENSE_WIELDING])]
     edges, edge_rulings = _edges_for("defender", x.sit.elevation, x.rulings)
-    edge_cites: list[str | Citation] = [ids.ELEVATION]
+    edge_cites: list[str | Citation] = [ids.ELEVATION] if x.sit.elevation is not Elevation.NONE else []
     if D.wielding is Wielding.UNARMED and atk.kind in WEAPON_ATTACK_KINDS:
         edges.append(Edge.INFERIORITY)
         edge_cites += [ids.DEFENSE_INFERIORITY, ids.WEAPON_ATTACK]
@@ -425,11 +428,10 @@ def counterattack(x: _Exchange) -> list[Step]:
     if D.attack is None:
         raise RulesInputError("defender.attack", "a counterattack needs the defender's attack profile")
     c_ranged = D.attack.kind in RANGED_KINDS
-    if not c_ranged and sit.range is not Range.MELEE:
-        use = R.ruling_use(R.MELEE_COUNTER_AT_RANGE, x.rulings)
-        if use.answer == "not-possible":
-            return [Step.of(StepKind.RULING, f"{D.name} cannot counterattack in melee: the attacker is at "
-                            f"{sit.range.value} range", cites=[ids.COUNTERATTACK], rulings=[use])]
+    at_range = [] if c_ranged or sit.range is Range.MELEE else [R.ruling_use(R.MELEE_COUNTER_AT_RANGE, x.rulings)]
+    if at_range and at_range[0].answer == "not-possible":
+        return [Step.of(StepKind.RULING, f"{D.name} cannot counterattack in melee: the attacker is at "
+                        f"{sit.range.value} range", cites=[ids.COUNTERATTACK], rulings=at_range)]
     c_range = (sit.range if sit.range is not Range.MELEE else Range.CLOSE) if c_ranged else Range.MELEE
     csit = Situation(defend=sit.counter_defend, range=c_range, elevation=_SWAPPED[sit.elevation],
                      hostile_within_5ft=sit.range is Range.MELEE, counterattack=False,
@@ -440,7 +442,7 @@ def counterattack(x: _Exchange) -> list[Step]:
     x.engaged += [e for e in counter.engaged if e not in x.engaged]
     x.capped |= counter.capped
     return [Step.of(StepKind.RULE, f"{D.name} counterattacks: 1 AP", counter.outcome, cites=[ids.COUNTERATTACK],
-                    children=[counter.trace])]
+                    rulings=at_range, children=[counter.trace])]
 
 
 _SWAPPED = {Elevation.ATTACKER: Elevation.DEFENDER, Elevation.DEFENDER: Elevation.ATTACKER,
@@ -449,20 +451,22 @@ _SWAPPED = {Elevation.ATTACKER: Elevation.DEFENDER, Elevation.DEFENDER: Elevatio
 
 def hit_damage(x: _Exchange) -> list[Step]:
     """The hit's damage: the attack roll (``mastery.hit-damage``; after a failed defense per
-    ``mastery.failed-defense-damage``), plus each magic portion with its own type
-    (``.../damage-types#5``, ``mastery.magic-portion-roll``)."""
-    dmg_use = R.ruling_use(R.HIT_DAMAGE, x.rulings)
-    if x.defends:
-        f_use = R.ruling_use(R.FAILED_DEFENSE_DAMAGE, x.rulings)
-        amount, through = hit_amount(x.attack_total, x.defense_total, f_use.answer)
-        main = DamagePortion(amount, x.atk.damage_type, through_resistance=through)
+    ``mastery.failed-defense-damage``; 0 for a total below 0, ``mastery.negative-attack-total``), plus
+    each magic portion with its own type (``.../damage-types#5``, ``mastery.magic-portion-roll``)."""
+    uses = [R.ruling_use(R.HIT_DAMAGE, x.rulings)]
+    f_use = R.ruling_use(R.FAILED_DEFENSE_DAMAGE, x.rulings) if x.defends else None
+    amount, through = hit_amount(x.attack_total, x.defense_total if x.defends else None,
+                                 f_use.answer if f_use else "as-passive")
+    if through and x.attack_total < 0:
+        uses.append(R.ruling_use(R.NEGATIVE_ATTACK_TOTAL, x.rulings))
+    main = DamagePortion(amount, x.atk.damage_type, through_resistance=through)
+    if f_use is not None:
         steps = [Step.of(StepKind.RULING, "Damage after a failed defense", main.amount, detail=f_use.answer,
-                         cites=[ids.PASSIVE_DEFENSE], rulings=[f_use, dmg_use])]
+                         cites=[ids.PASSIVE_DEFENSE], rulings=[f_use, *uses])]
     else:
-        amount, through = hit_amount(x.attack_total, None)
-        main = DamagePortion(amount, x.atk.damage_type, through_resistance=through)
         steps = [Step.of(StepKind.RULING, "Passive defense: the attack roll is the damage", main.amount,
-                         cites=[ids.PASSIVE_DEFENSE, ids.ATTACK_ALWAYS_HITS], rulings=[dmg_use])]
+                         detail=f"attack total {x.attack_total}: no damage" if amount != x.attack_total else "",
+                         cites=[ids.PASSIVE_DEFENSE, ids.ATTACK_ALWAYS_HITS], rulings=uses)]
     magic = x.atk.magic
     x.portions = [main] + [DamagePortion(m.amount, m.type) for m in magic]
     if magic:
@@ -514,6 +518,9 @@ def _check_exchange(attacker: Combatant, defender: Combatant, atk: Attack | None
         defender.check_round_ap("defender")
     if attacker.state in (State.UNCONSCIOUS, State.DEAD):
         raise RulesInputError("attacker.state", f"an {attacker.state.value} combatant cannot attack")
+    if defender.state is State.DEAD:
+        raise RulesInputError("defender.state", "the defender is dead: there is no exchange to resolve "
+                                                "(allowed: standing, fighting-on, unconscious)")
     ranged = atk.kind in RANGED_KINDS
     if ranged and sit.range is Range.MELEE:
         raise RulesInputError("situation.range", f"a {atk.kind.value} attack needs a range band: close, moderate or far")

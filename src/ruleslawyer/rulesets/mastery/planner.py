@@ -20,6 +20,7 @@ from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, Step, StepKind, TracedResult
 
 from . import ids
+from . import rulings as R
 from .actions import action_cost
 
 __all__ = ["AP_PER_ROUND", "APPlan", "plan_actions", "ACTION_KEYS"]
@@ -184,18 +185,45 @@ ACTION_KEYS = tuple(_PLANNERS)
 """The action kinds :func:`plan_actions` understands (one key per action object)."""
 
 
-def _one(action: Mapping[str, Any], i: int, rules: Rules) -> tuple[str, int, Step]:
-    f = f"actions[{i}]"
+def _key(action: Mapping[str, Any], i: int) -> str:
+    """The one action key of ``actions[i]``."""
     if not isinstance(action, Mapping):
-        raise RulesInputError(f, "must be an object with one of: " + ", ".join(ACTION_KEYS))
+        raise RulesInputError(f"actions[{i}]", "must be an object with one of: " + ", ".join(ACTION_KEYS))
     keys = [k for k in action if k in ACTION_KEYS]
     if len(keys) != 1:
-        raise RulesInputError(f, f"needs exactly one of {', '.join(ACTION_KEYS)}, got {sorted(action)}")
-    return _PLANNERS[keys[0]](action, f, rules)
+        raise RulesInputError(f"actions[{i}]", f"needs exactly one of {', '.join(ACTION_KEYS)}, got {sorted(action)}")
+    return keys[0]
+
+
+def _schedule(plan: list[tuple[str, int]], per_round: int, rulings) -> tuple[int, list[Step]]:
+    """The rounds the actions take, in order, at ``per_round`` AP a round; AP do not carry over
+    (``.../use-it-or-lose-it#1``). Triage over two rounds follows ``mastery.triage-across-rounds``:
+    spread over them, or started in a fresh round (the AP left before it are lost).
+
+    Raises:
+        RulesInputError: Triage under 'one-round' at fewer AP a round than it costs (``actions[i].triage``).
+    """
+    spent, steps = 0, []  # AP of the rounds used so far, counting AP left unspent
+    for i, (key, ap) in enumerate(plan):
+        left = per_round - spent % per_round
+        if key == "triage" and ap > left:
+            use = R.ruling_use(R.TRIAGE_ACROSS_ROUNDS, rulings)
+            if use.answer == "across-rounds":
+                steps.append(Step.of(StepKind.RULING, "Triage spread over two rounds", ap,
+                                     detail=f"{left} AP this round, {ap - left} next", cites=[ids.TRIAGE], rulings=[use]))
+            elif ap > per_round:
+                raise RulesInputError(f"actions[{i}].triage", f"Triage needs {ap} AP in one round ({use.ruling_id}="
+                                                              f"{use.answer}); at {per_round} AP per round it cannot be done")
+            else:
+                spent += left
+                steps.append(Step.of(StepKind.RULING, f"Triage waits for a fresh round: {left} AP left unspent", left,
+                                     cites=[ids.TRIAGE, ids.USE_IT_OR_LOSE_IT], rulings=[use]))
+        spent += ap
+    return -(-spent // per_round), steps
 
 
 def plan_actions(actions: Sequence[Mapping[str, Any]], *, ap_per_round: int = AP_PER_ROUND,
-                 rules: Rules | None = None) -> APPlan:
+                 rulings: Mapping[str, str] | None = None, rules: Rules | None = None) -> APPlan:
     """Add up the AP of a list of actions and the rounds they take at 2 AP per round.
 
     Each action is an object with one key: ``{"action": "<row of either action table>"}`` (or
@@ -210,27 +238,31 @@ def plan_actions(actions: Sequence[Mapping[str, Any]], *, ap_per_round: int = AP
     and drawing a rungu, 2 AP; a full swap, 2 AP; drop and draw, 1 AP.
 
     ``ap_per_round`` is 2, or 1 for a character with a Trauma that says "You have 1 AP per round"
-    (see :attr:`TraumaSheet.ap_per_round`).
+    (see :attr:`TraumaSheet.ap_per_round`). Triage that does not fit the AP left in a round follows
+    ``mastery.triage-across-rounds`` (``rulings``), as :func:`~ruleslawyer.rulesets.mastery.triage` does.
 
     Raises:
         RulesInputError: an unknown action, row, place or shield (field ``actions[i]...``);
-            ap_per_round not 1 or 2.
+            ap_per_round not 1 or 2; Triage at 1 AP per round under the 'one-round' answer.
     """
     if isinstance(ap_per_round, bool) or not isinstance(ap_per_round, int) or ap_per_round not in (1, 2):
         raise RulesInputError("ap_per_round", f"must be 2, or 1 after a Trauma that says so; got {ap_per_round!r}")
     if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence) or not actions:
         raise RulesInputError("actions", "must be a non-empty list of action objects")
+    rulings = R.check(rulings)
     rules = resolve_rules(rules)
-    costs = []
-    children = []
-    for i, a in enumerate(actions):
-        name, ap, step = _one(a, i, rules)
+    keys = [_key(a, i) for i, a in enumerate(actions)]
+    costs, children = [], []
+    for i, (key, a) in enumerate(zip(keys, actions)):
+        name, ap, step = _PLANNERS[key](a, f"actions[{i}]", rules)
         costs.append((name, ap))
         children.append(step)
     total = sum(ap for _, ap in costs)
-    rounds = -(-total // ap_per_round)
+    rounds, schedule = _schedule([(k, ap) for k, (_, ap) in zip(keys, costs)], ap_per_round, rulings)
+    children += schedule
     cites = [ids.AP_PER_ROUND, ids.USE_IT_OR_LOSE_IT] + ([ids.TRAUMA_TABLE] if ap_per_round == 1 else [])
     children.append(Step.of(StepKind.RULE, f"{ap_per_round} AP per round: {total} AP take {rounds} round(s)",
-                            detail=f"ceil({total} / {ap_per_round})", cites=cites))
+                            detail=f"ceil({total} / {ap_per_round})" if rounds == -(-total // ap_per_round) else
+                            "with the AP left unspent before Triage", cites=cites))
     trace = Step.of(StepKind.RESULT, f"{total} AP, {rounds} round(s)", children=children)
     return APPlan(total, rounds, tuple(costs), trace)

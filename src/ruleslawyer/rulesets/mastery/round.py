@@ -231,7 +231,9 @@ def startle(dice: Dice, *, name: str = "creature", agility_tier: int, perception
         rus = [first] + ([R.ruling_use(R.IMPAIRED_BELOW_1, rulings)] if tier - steps_down <= 0 else [])
         children.append(Step.of(StepKind.RULING, f"Round {round_number}",
                                 f"Impaired tier {now} ({_CONDITION_BY_TIER[now]})" if now else "no longer Impaired",
-                                cites=[ids.IMPAIRED_PROGRESSION, ids.FLOW_NEXT_ROUND], rulings=rus))
+                                detail=f"stepped down {steps_down} tier(s)" if steps_down else "not yet stepped down",
+                                cites=[ids.IMPAIRED_PROGRESSION] + ([ids.FLOW_NEXT_ROUND] if steps_down else []),
+                                rulings=rus))
     step = Step.of(StepKind.RESULT, f"Startle ({name})",
                    "success: no effect" if success else f"Tier {tier} Impaired: {condition}",
                    detail=f"{total} vs DC {the_dc}", cites=[ids.FLOW_STARTLE, ids.STARTLE_TRIAL], children=children)
@@ -280,7 +282,7 @@ class SequenceResult(TracedResult):
 
     Attributes:
         side_roll: the 1d6; first: the side that goes first.
-        startle: Startle results (round 1 only, for unaware creatures).
+        startle: Startle results (round 1 only, for unaware creatures; empty in later rounds).
         order: ``[{"phase", "side", "combatants": [names]}]`` in resolution order (empty slots left out).
         combatants: per name: natural phase, acting phase, hold outcome.
         trace: cited steps.
@@ -336,10 +338,20 @@ class _Round:
 
 
 def startle_or_ambush(r: _Round) -> list[Step]:
-    """Step 1: each unaware creature makes a Startle trial (``combat-flow#2``, ``startle-and-ambush#1``)."""
+    """Step 1: at the start of combat (round 1) each unaware creature makes a Startle trial
+    (``combat-flow#2``, ``startle-and-ambush#1``); in later rounds nobody does."""
     unaware = [c for c in r.combatants if c.unaware]
     if not unaware:
         return [Step.of(StepKind.INFO, "1. Startle or Ambush: nobody is unaware", cites=[ids.FLOW_STARTLE])]
+    if r.round_number > 1:
+        for c in unaware:
+            check_tier(c.agility_tier, f"{c.name}.agility_tier")
+            check_tier(c.perception_tier, f"{c.name}.perception_tier")
+        return [Step.of(StepKind.RULE, f"1. Startle or Ambush: only at the start of combat, not in round "
+                                       f"{r.round_number}", "no trial",
+                        detail=f"{', '.join(c.name for c in unaware)}: the Startle result of round 1 steps down "
+                               "each round (startle(..., round_number=N))",
+                        cites=[ids.FLOW_STARTLE, ids.STARTLE_TRIAL])]
     for c in unaware:
         r.startles.append(startle(r.dice, name=c.name, agility_tier=c.agility_tier, perception_tier=c.perception_tier,
                                   dc=r.startle_dc, ambush_dc=r.ambush_dc, round_number=r.round_number,
@@ -455,6 +467,8 @@ def sequence_round(combatants: Sequence[RoundCombatant], *, round_number: int = 
     rulings = R.check(rulings)
     rules = resolve_rules(rules)
     _check_names(combatants)
+    if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
+        raise RulesInputError("round", f"must be a whole number >= 1, got {round_number!r}")
     r = _Round(combatants, round_number, dice or Dice(seed=seed, script=script), rulings, rules, startle_dc,
                ambush_dc, side_roll)
     steps: list[Step] = []

@@ -20,9 +20,10 @@ __all__ = [
     "TRIAL_DICE_EXPLODE", "TRIAL_TIE", "STARTLE_ROLL", "IMPAIRED_FIRST_STEP", "IMPAIRED_BELOW_1",
     "TRAUMA_LOST_PART", "ZERO_HEALTH_DC", "HEALTH_FLOOR", "RESISTANCE_DEPLETED", "PORTION_RESISTANCE",
     "DEFENSE_AP_ON_MISS", "THROWN_PROJECTILE", "CASTING_HEALTH_DAMAGE", "TRAUMA_PER_HIT",
-    "RESIST_DAMAGE_TRIAL", "PHASE_NOTHING_DECLARED", "EXPLOSION_CAP", "FINGER_ORDER", "SLING_FORMULA",
+    "RESIST_DAMAGE_TRIAL", "PHASE_NOTHING_DECLARED", "FINGER_ORDER", "SLING_FORMULA",
     "UNCONSCIOUS_DEFENSE", "MAGIC_PORTION_ROLL", "HEALTH_DICE_EXPLODE", "MELEE_COUNTER_AT_RANGE",
-    "ONE_AP_TRAUMA_TIMING", "REPEATED_MOVE",
+    "ONE_AP_TRAUMA_TIMING", "REPEATED_MOVE", "CLOSE_CALL_TRIAL", "TRIAGE_FIGHTING_ON", "TRIAGE_ACROSS_ROUNDS",
+    "NEGATIVE_ATTACK_TOTAL",
     "use", "ruling_use",
     "check", "RULINGS",
 ]
@@ -252,13 +253,6 @@ PHASE_NOTHING_DECLARED = _reg(
     "chapter.",
     (ids.PHASE_DECLARED,))
 
-EXPLOSION_CAP = _reg(
-    "mastery.explosion-cap",
-    "How many times may one exploding die explode?",
-    "20", ("5", "10", "100"),
-    "The chapter sets no limit; the kit stops after this many extra dice and reports that it did.",
-    (ids.ATTACK_EXPLODES, ids.DEFENSE_EXPLODES), PROVENANCE_KIT_DEFAULT)
-
 FINGER_ORDER = _reg(
     "mastery.finger-order",
     "In what order does the 1d10 'from the left little finger' count the fingers?",
@@ -325,6 +319,45 @@ REPEATED_MOVE = _reg(
     "speed, rounded down (speed 5: 5, 7, 7...). 'compounding': each later move is half again the one "
     "before it (5, 7, 10...).",
     (ids.MOVE_REPEATED,))
+
+CLOSE_CALL_TRIAL = _reg(
+    "mastery.close-call-trial",
+    "While fighting on, does a Close Call ('No Trauma') on the Trauma table call for the Endurance "
+    "trial that follows each Trauma?",
+    "no-trial", ("trial",),
+    "Health damage at 0 'results in a Trauma' (fighting-on#2) and 'each time you suffer a Trauma, roll "
+    "an Endurance trial against the health damage taken' (fighting-on#3), but a Close Call row reads "
+    "'Close Call! No Trauma.'. 'no-trial': no Trauma was suffered, so no trial. 'trial': the health "
+    "damage still made a Trauma roll, so the trial is rolled as for any Trauma.",
+    (ids.FIGHTING_ON_ENDURANCE, ids.FIGHTING_ON_TRAUMA, ids.TRAUMA_TABLE, _SILENT + "11"))
+
+TRIAGE_FIGHTING_ON = _reg(
+    "mastery.triage-fighting-on",
+    "Does Triage knock out a creature that is fighting on at 0 health?",
+    "keeps-fighting-on", ("unconscious",),
+    "Triage stops the dying timer and 'the creature remains unconscious at 0 health', which speaks of "
+    "a creature already unconscious. 'keeps-fighting-on': the timer stops and a creature fighting on "
+    "stays conscious. 'unconscious': a stabilized creature is unconscious, whatever it was before.",
+    (ids.TRIAGE, ids.FIGHTING_ON, _SILENT + "12"))
+
+TRIAGE_ACROSS_ROUNDS = _reg(
+    "mastery.triage-across-rounds",
+    "May Triage's 2 AP be spent over two rounds (1 AP now, 1 AP next round)?",
+    "across-rounds", ("one-round",),
+    "Triage costs 2 AP; the chapter prices actions that take more AP than a round has (lighting a torch "
+    "from a pack, 8 AP, 'about four rounds') and AP do not carry over. 'across-rounds': the AP may be "
+    "spent over consecutive rounds; the creature is stabilized when the second AP is spent (a medic "
+    "with 1 AP a round takes two rounds). 'one-round': both AP in one round; a medic with fewer AP left "
+    "cannot start, and one with 1 AP a round cannot triage.",
+    (ids.TRIAGE, ids.AP_PER_ROUND, ids.USE_IT_OR_LOSE_IT, ids.CONTAINER_ITEM, _SILENT + "13"))
+
+NEGATIVE_ATTACK_TOTAL = _reg(
+    "mastery.negative-attack-total",
+    "What damage does a hit deal when its attack total is below 0?",
+    "no-damage", (),
+    "Modifiers (or an edge answered as -2) can take an attack roll below 0. Damage never heals: the "
+    "weapon portion deals 0; any magic portion of the hit still lands.",
+    (ids.PASSIVE_DEFENSE, ids.FORMULA_MELEE, _SILENT + "14"), PROVENANCE_KIT_DEFAULT)
 
 
 RULINGS: tuple[Ruling, ...] = tuple(_ALL)

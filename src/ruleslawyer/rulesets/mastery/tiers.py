@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ruleslawyer.dice import Dice
+from ruleslawyer.dice import Dice, explosion_cap
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, Step, StepKind, TracedResult
@@ -107,10 +107,9 @@ class TierRoll:
 
 
 def _one(dice: Dice, sides: int, slot: str, explode: bool, rulings) -> tuple[tuple[int, ...], bool, bool, list]:
-    """One die's faces: exploding per die up to the cap (``mastery.explosion-cap``), or one face."""
+    """One die's faces: exploding per die up to the kit's cap (``kit.explosion-cap``), or one face."""
     if explode:
-        use = R.ruling_use(R.EXPLOSION_CAP, rulings)
-        cap = int(use.answer)
+        cap, use = explosion_cap(rulings)
         r = dice.exploding(sides, slot, cap=cap)
         return r.faces, r.exploded, r.capped, [use] if r.capped else []
     return (dice.roll(sides, slot),), False, False, []
@@ -162,7 +161,7 @@ def roll_tier_die(dice: Dice, tier: int, slot: str, *, label: str, explode: bool
     Edges combine per ``mastery.edge-combining`` (Dominance cancels one drawback; drawbacks do not
     stack) and act per ``mastery.dominance`` / ``mastery.impotence`` / ``mastery.inferiority``:
     roll twice keep higher/lower (both rolls from ``slot``), +2/-2, or nothing. An exploding die
-    stops at the cap (``mastery.explosion-cap``), reported in the step.
+    stops at the kit's cap (``kit.explosion-cap``), reported in the step.
 
     Returns:
         A :class:`TierRoll`; its step is a ROLL step with sub-steps for the die, explosions and edge.
