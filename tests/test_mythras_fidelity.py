@@ -6,11 +6,14 @@ Common kit unless said: the default weapon is 1d6 Medium; no defence counts as a
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction as F
+from pathlib import Path
 
 import pytest
 
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.rulesets.mythras.charge import ChargeInput, resolve_charge
 from ruleslawyer.rulesets.mythras.exchange import ExchangeInput, resolve_exchange
 
 
@@ -218,3 +221,76 @@ def test_an_ambushed_attacker_makes_no_attack_that_round():
     assert (r.attack_level, r.attack.roll, r.hit, r.damage) == (None, None, False, 0)
     assert r.trace.children[0].label == "Surprised: no offensive actions this Round"
     assert "mythras/combat/surprise#1" in r.trace.cited_ids()
+
+
+# ---- 8b. a Charge met by a counter: the longer weapon first; a set spear takes the charger's DM -----------
+
+SET_SPEAR = json.loads((Path(__file__).resolve().parent.parent / "examples" / "mythras" / "charge-set-spear.json")
+                       .read_text(encoding="utf-8"))
+
+
+def charge(data, rulings=None):
+    return resolve_charge(ChargeInput.from_dict(data), script=data.get("dice", {}), rulings=rulings)
+
+
+def test_the_longer_set_spear_strikes_first_with_the_chargers_damage_modifier():
+    # the spear is longer: the counter first. 20 <= 60 Success vs Kell not defending (Failure).
+    # Kell's STR+SIZ 27 is +1d2, one step up for the Charge: +1d4, taken by the set spear.
+    # 1d8+1 = 5 + 1 = 6, +1d4 = 3 -> 9 to Kell's Chest (no armour)
+    r = charge(SET_SPEAR)
+    assert r.first == "counter" and (r.counter.damage_rolled, r.counter.damage) == (9, 9)
+    # then the charge: 70 Hard -> 47, 30 succeeds; 1d8 = 6, +1d4 (+1d2 one step up) = 2 -> 8; Chest 2 -> 6
+    assert (r.charge.attack.effective_skill, r.charge.damage_rolled, r.charge.damage) == (47, 8, 6)
+    labels = [s.label for s in r.trace.children]
+    assert labels[:4] == ["The counter's weapon is longer: it strikes first",
+                          "Set against the charge: Pikeman strikes with the charger's Damage Modifier +1d4",
+                          "Counter: Mythras exchange", "Charge: Mythras exchange"]
+    assert "mythras/combat/charge-evade-outmanoeuvre#1" in r.trace.cited_ids()
+
+
+def test_set_spear_modifier_ruling():
+    # standing: Kell's own +1d2 without the Charge's step: 6 + 2 = 8
+    dice = {**SET_SPEAR["dice"], "counter.damage_modifier": [2]}
+    r = charge({**SET_SPEAR, "dice": dice}, {"mythras.set-spear-modifier": "standing"})
+    assert r.counter.damage == 8
+
+
+def test_a_first_blow_that_lands_can_stop_the_second():
+    r = charge(SET_SPEAR, {"mythras.charge-first-blow": "hit-stops-second"})
+    assert (r.counter.damage, r.charge) == (9, None)
+    assert r.trace.children[-1].label == "The first blow landed: the second is not struck"
+
+
+def test_weapons_of_the_same_length():
+    # default: both strike at once (neither can stop the other), whatever the first-blow ruling
+    same = {**SET_SPEAR, "longer": "same"}
+    r = charge(same, {"mythras.charge-first-blow": "hit-stops-second"})
+    assert (r.first, r.charge.damage, r.counter.damage) == (None, 6, 9)
+    r = charge(same, {"mythras.charge-same-length": "charger-first"})
+    assert r.first == "charger" and r.trace.children[2].label == "Charge: Mythras exchange"
+
+
+def test_charge_input_errors_name_the_field():
+    with pytest.raises(RulesInputError) as e:
+        charge({**SET_SPEAR, "attacker": {**SET_SPEAR["attacker"], "charge": False}})
+    assert e.value.field == "attacker.charge"
+    with pytest.raises(RulesInputError) as e:
+        charge({**SET_SPEAR, "counter": {**SET_SPEAR["counter"],
+                                         "attacker": {**SET_SPEAR["counter"]["attacker"], "skill": -5}}})
+    assert e.value.field == "counter.attacker.skill"
+    with pytest.raises(RulesInputError) as e:
+        charge({**SET_SPEAR, "longer": "spear"})
+    assert e.value.field == "longer"
+    # a set spear outside a Charge
+    with pytest.raises(RulesInputError) as e:
+        run({**SET_SPEAR["counter"], "dice": {"attack": [20]}})
+    assert e.value.field == "attacker.set_against_charge"
+
+
+def test_cli_runs_a_charge_met_by_a_counter(capsys):
+    from ruleslawyer.cli import main
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "mythras" / "charge-set-spear.json"
+    assert main(["exchange", "mythras", "--input", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["first"], data["counter"]["damage"], data["charge"]["damage"]) == ("counter", 9, 6)

@@ -22,6 +22,9 @@ _EXPORTS = {
     'Ward': 'exchange',
     'Weapon': 'exchange',
     'resolve_exchange': 'exchange',
+    'ChargeInput': 'charge',
+    'ChargeResult': 'charge',
+    'resolve_charge': 'charge',
     'InitiativeCombatant': 'initiative',
     'InitiativeEntry': 'initiative',
     'InitiativeResult': 'initiative',
@@ -55,8 +58,9 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 __all__ = [
-    "Attacker", "Defence", "Defender", "DifficultyGrade", "EffectContext", "ExchangeInput", "ExchangeResult",
-    "InitiativeCombatant", "InitiativeEntry", "InitiativeResult", "LevelOfSuccess", "RangeBand", "RangedKind",
-    "Side", "SkillRoll", "Ward", "Weapon", "WeaponTrait", "critical_range", "differential", "eligible_effects",
-    "graded_skill", "level_of_success", "resolve_exchange", "roll_initiative", "roll_skill", "rulings",
+    "Attacker", "ChargeInput", "ChargeResult", "Defence", "Defender", "DifficultyGrade", "EffectContext",
+    "ExchangeInput", "ExchangeResult", "InitiativeCombatant", "InitiativeEntry", "InitiativeResult",
+    "LevelOfSuccess", "RangeBand", "RangedKind", "Side", "SkillRoll", "Ward", "Weapon", "WeaponTrait",
+    "critical_range", "differential", "eligible_effects", "graded_skill", "level_of_success", "resolve_charge",
+    "resolve_exchange", "roll_initiative", "roll_skill", "rulings",
 ]

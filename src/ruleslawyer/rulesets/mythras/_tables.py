@@ -19,7 +19,7 @@ from ruleslawyer.tables import RuleTable, TableRow, cell
 __all__ = [
     "TABLE_IDS", "table", "clear_cache", "cell", "LevelRow", "GradeRow", "SizeRow", "ParrySizeRow",
     "DamageModifierRow", "EffectRow", "levels", "grades", "sizes", "parry_sizes", "damage_modifiers",
-    "ModifierLadder", "modifier_ladder", "continued_modifier",
+    "ModifierLadder", "modifier_ladder", "continued_modifier", "MAX_CONTINUED_STEPS", "modifier_for_dice",
     "hit_locations", "effects", "action_row",
 ]
 
@@ -256,6 +256,24 @@ def _continuation(rules: Rules) -> str:
     if "progression" not in unit.text.lower():
         raise RulesDataError(f"{unit.id}: expected the paragraph saying how the Damage Modifier continues")
     return unit.id
+
+
+MAX_CONTINUED_STEPS = 100
+"""How many steps past the table a Damage Modifier given by its dice is looked for (STR+SIZ 1120)."""
+
+
+def modifier_for_dice(dice: str, rules: Rules | None = None) -> DamageModifierRow | None:
+    """The Damage Modifier step whose dice are ``dice`` (``"+1d6"``, ``"+2d10+1d4"``), or None."""
+    rules = resolve_rules(rules)
+    rows = damage_modifiers(rules)
+    for row in rows:
+        if row.dice == dice:
+            return row
+    for index in range(len(rows), len(rows) + MAX_CONTINUED_STEPS):
+        row = continued_modifier(index, rules)
+        if row.dice == dice:
+            return row
+    return None
 
 
 def continued_modifier(index: int, rules: Rules | None = None) -> DamageModifierRow:

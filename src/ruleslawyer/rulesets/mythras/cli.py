@@ -35,15 +35,17 @@ def _exchange(args: argparse.Namespace) -> int:
 
         print_json(EXCHANGE_SCHEMA)
         return 0
+    from ruleslawyer.rulesets.mythras.charge import ChargeInput, resolve_charge
     from ruleslawyer.rulesets.mythras.exchange import ExchangeInput, resolve_exchange
     from ruleslawyer.trace import merge_overrides
 
     data = engines.read_object(args.input)
     rulings = merge_overrides(data.get("rulings"), getattr(args, "rulings", None))
     seed = args.seed if args.seed is not None else data.get("seed")
-    result = resolve_exchange(ExchangeInput.from_dict(data), seed=seed, script=data.get("dice"), rulings=rulings,
-                              rules=getattr(args, "rules", None))
-    return _out(args, result)
+    kw = {"seed": seed, "script": data.get("dice"), "rulings": rulings, "rules": getattr(args, "rules", None)}
+    if "counter" in data or "longer" in data:  # a Charge met by a counter: two blows
+        return _out(args, resolve_charge(ChargeInput.from_dict(data), **kw))
+    return _out(args, resolve_exchange(ExchangeInput.from_dict(data), **kw))
 
 
 def _initiative(args: argparse.Namespace) -> int:

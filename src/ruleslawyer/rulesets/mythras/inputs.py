@@ -143,6 +143,9 @@ class Attacker:
         chosen_location: the location named with Choose Location.
         surprised: the attacker was ambushed this Round and takes no offensive actions in it
             (``mythras/combat/surprise#1``): the attack is not made.
+        set_against_charge: a spear set against a charge (only in a counter to a Charge,
+            :func:`~ruleslawyer.rulesets.mythras.charge.resolve_charge`): it may take the charger's
+            Damage Modifier.
     """
 
     name: str = "Attacker"
@@ -163,6 +166,7 @@ class Attacker:
     effects: tuple[str, ...] = ()
     chosen_location: str | None = None
     surprised: bool = False
+    set_against_charge: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.weapon, Weapon):
@@ -271,14 +275,14 @@ def _known(d: Mapping, keys: set[str], field: str) -> None:
 
 _ATTACKER_KEYS = {"name", "skill", "weapon", "difficulty", "outside_style", "outside_style_grades", "str_siz",
                   "damage_modifier", "charge", "quadruped", "range", "aimed", "into_melee", "adjacent",
-                  "target_still_or_unaware", "effects", "chosen_location", "surprised"}
+                  "target_still_or_unaware", "effects", "chosen_location", "surprised", "set_against_charge"}
 _DEFENDER_KEYS = {"name", "skill", "defence", "weapon", "difficulty", "outside_style", "outside_style_grades",
                   "action_points", "surprised", "surprise_bonus_spent", "armour", "natural_armour", "ward", "traits",
                   "effects"}
 
 
 _BOOLS = {"outside_style", "charge", "quadruped", "aimed", "target_still_or_unaware", "surprised",
-          "surprise_bonus_spent"}
+          "surprise_bonus_spent", "set_against_charge"}
 
 
 def _bools(d: Mapping, field: str) -> None:

@@ -16,7 +16,8 @@ __all__ = [
     "HALVING", "HERCULEAN", "OVER_100", "RANGED_CHOOSE_LOCATION", "MAXIMISE_DAMAGE", "BYPASS_ARMOR",
     "IMPALE", "ENHANCE_PARRY", "EFFECT_TEXT", "EVADE_SUCCESS", "WARD_LOCATION", "COMBINE_GRADES",
     "STEP_PAST_END", "DAMAGE_FLOOR", "PARRY_MISSILES", "RANGED_DAMAGE_MODIFIER", "ROLL_OFF_DIE",
-    "OUTSIDE_STYLE_GRADES", "DAMAGE_MODIFIER_LADDER", "AIM_EASES", "CIRCUMVENT_PARRY", "RULINGS",
+    "OUTSIDE_STYLE_GRADES", "DAMAGE_MODIFIER_LADDER", "AIM_EASES", "CIRCUMVENT_PARRY", "CHARGE_SAME_LENGTH",
+    "CHARGE_FIRST_BLOW", "SET_SPEAR_MODIFIER", "RULINGS",
 ]
 
 _CORE = PROVENANCE_PUBLISHED_PREFIX + "Mythras core rules"
@@ -295,10 +296,53 @@ AIM_EASES = register(Ruling(
     cites=(ids.RANGED_AIM, ids.RANGED_INTO_MELEE),
 ))
 
+CHARGE_SAME_LENGTH = register(Ruling(
+    id="mythras.charge-same-length",
+    ruleset="mythras",
+    question="A Charge met by a counter: the 'longer weapon strikes first if both counter'. Who strikes "
+             "first when the two weapons are the same length?",
+    default="simultaneous",
+    alternatives=("charger-first", "counter-first"),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="The chapter only orders weapons of different lengths. 'simultaneous': both blows land "
+                "at once, so neither can stop the other; 'charger-first' or 'counter-first' put one "
+                "blow before the other.",
+    cites=(ids.CHARGE,),
+))
+
+CHARGE_FIRST_BLOW = register(Ruling(
+    id="mythras.charge-first-blow",
+    ruleset="mythras",
+    question="A Charge met by a counter: when the first blow lands, is the second still struck?",
+    default="both-strike",
+    alternatives=("hit-stops-second",),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="The chapter says which blow is first, not what the first does to the second. "
+                "'both-strike': both blows are resolved, and the Games Master judges whether a wound "
+                "stops the later one; 'hit-stops-second': a first blow that deals damage means the "
+                "second is not struck.",
+    cites=(ids.CHARGE,),
+))
+
+SET_SPEAR_MODIFIER = register(Ruling(
+    id="mythras.set-spear-modifier",
+    ruleset="mythras",
+    question="'Spears set against charge may steal the charger's Damage Modifier': the charger's "
+             "Damage Modifier with or without the Charge's step?",
+    default="charging",
+    alternatives=("standing",),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="'charging': the charger's Damage Modifier as it charges (one step up, two for a "
+                "quadruped), the momentum the spear turns back; 'standing': the charger's own Damage "
+                "Modifier without the Charge's step.",
+    cites=(ids.CHARGE,),
+))
+
 RULINGS: tuple[Ruling, ...] = (
     HALVING, HERCULEAN, OVER_100, RANGED_CHOOSE_LOCATION, MAXIMISE_DAMAGE, BYPASS_ARMOR, IMPALE,
     ENHANCE_PARRY, EFFECT_TEXT, EVADE_SUCCESS, WARD_LOCATION, COMBINE_GRADES, STEP_PAST_END,
     DAMAGE_FLOOR, PARRY_MISSILES, RANGED_DAMAGE_MODIFIER, ROLL_OFF_DIE, OUTSIDE_STYLE_GRADES,
-    DAMAGE_MODIFIER_LADDER, AIM_EASES, CIRCUMVENT_PARRY,
+    DAMAGE_MODIFIER_LADDER, AIM_EASES, CIRCUMVENT_PARRY, CHARGE_SAME_LENGTH, CHARGE_FIRST_BLOW,
+    SET_SPEAR_MODIFIER,
 )
 """Every Mythras ruling, in the order above."""

@@ -58,6 +58,8 @@ EXCHANGE_SCHEMA = {
                                     "description": "location named with Choose Location"},
                 "surprised": {"type": "boolean",
                               "description": "ambushed this Round: no offensive actions, so no attack"},
+                "set_against_charge": {"type": "boolean",
+                                       "description": "a counter's spear set against the Charge"},
             },
         },
         "defender": {
@@ -89,6 +91,16 @@ EXCHANGE_SCHEMA = {
         "rulings": _RULINGS,
     },
 }
+EXCHANGE_SCHEMA["properties"]["counter"] = {
+    "type": "object", "additionalProperties": False,
+    "description": "a Charge met by a counter-attack (mythras/combat/charge-evade-outmanoeuvre#1): the "
+                   "target's attack on the charger (attacker.set_against_charge for a set spear) and the "
+                   "charger's defence; its dice slots are prefixed counter. (counter.attack, counter.damage)",
+    "properties": {"attacker": EXCHANGE_SCHEMA["properties"]["attacker"],
+                   "defender": EXCHANGE_SCHEMA["properties"]["defender"]},
+}
+EXCHANGE_SCHEMA["properties"]["longer"] = {"enum": ["charger", "counter", "same"],
+                                           "description": "with a counter: whose weapon is longer"}
 """The documented input of ``ruleslawyer exchange mythras``."""
 
 INITIATIVE_SCHEMA = {

@@ -96,6 +96,9 @@ def _check_attacker(a: Attacker, ranged: bool, rules: Rules) -> None:
                                                      f"got {a.into_melee}")
     if a.chosen_location is not None:
         dmg.check_location(a.chosen_location, "attacker.chosen_location", rules=rules)
+    if a.set_against_charge:
+        raise RulesInputError("attacker.set_against_charge", "a weapon set against a charge acts only as the "
+                                                             "counter to a Charge: give it as 'counter'")
 
 
 def _check_defender(d: Defender, rules: Rules) -> None:

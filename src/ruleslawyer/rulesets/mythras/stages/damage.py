@@ -24,8 +24,8 @@ from .context import ExchangeContext
 from .protection import Protection, protection_stage
 from .ranged import long_range_force, long_range_halving, ranged_modifier_stage
 
-__all__ = ["chosen_location", "location_stage", "DamagePlan", "damage_plan", "rolled_damage_stage", "Harm",
-           "damage_stage"]
+__all__ = ["chosen_location", "location_stage", "attacker_modifier", "DamagePlan", "damage_plan",
+           "rolled_damage_stage", "Harm", "damage_stage"]
 
 
 def chosen_location(ctx: ExchangeContext, a_fx: tuple[str, ...]) -> str | None:
@@ -77,19 +77,26 @@ class DamagePlan:
 def _modifier_row(ctx: ExchangeContext) -> tuple[_tables.DamageModifierRow, Step]:
     """The attacker's Damage Modifier row: given directly (a mount's), else from STR+SIZ."""
     a = ctx.a
-    bands = _tables.damage_modifiers(ctx.rules)
     if a.damage_modifier is not None:
         want = str(a.damage_modifier).replace(" ", "").replace("−", "-")
-        for row in bands:
-            if row.dice == want:
-                return row, Step.of(StepKind.RULE, f"Damage Modifier {row.dice} (given)", value=row.dice,
-                                    cites=[Citation(row.unit_id, "Damage Modifier row")])
-        allowed = ", ".join(dict.fromkeys(r.dice for r in bands))
+        row = _tables.modifier_for_dice(want, ctx.rules)
+        if row is not None:
+            return row, Step.of(StepKind.RULE, f"Damage Modifier {row.dice} (given)", value=row.dice,
+                                cites=[Citation(row.unit_id, "Damage Modifier row")])
+        allowed = ", ".join(dict.fromkeys(r.dice for r in _tables.damage_modifiers(ctx.rules)))
         raise RulesInputError("attacker.damage_modifier", f"unknown Damage Modifier {a.damage_modifier!r}; "
-                                                          f"allowed: {allowed}")
+                                                          f"allowed: {allowed}, or a step past the table "
+                                                          f"(+2d10+1d4, +2d10+1d6, ...)")
     if a.str_siz is None:
         raise RulesInputError("attacker.str_siz", "give STR+SIZ (or damage_modifier) for the Damage Modifier")
     return dmg.damage_modifier_row(a.str_siz, "attacker.str_siz", ctx.overrides, rules=ctx.rules)
+
+
+def attacker_modifier(ctx: ExchangeContext) -> tuple[_tables.DamageModifierRow, list[Step]]:
+    """The attacker's Damage Modifier (given, else from STR+SIZ), a Charge's step included."""
+    row, step = _modifier_row(ctx)
+    row, shift = charge_modifier(ctx, row)
+    return row, [step, *([shift] if shift is not None else [])]
 
 
 def _modifier(ctx: ExchangeContext) -> tuple[_tables.DamageModifierRow | None, list[Step]]:
@@ -97,9 +104,8 @@ def _modifier(ctx: ExchangeContext) -> tuple[_tables.DamageModifierRow | None, l
     steps = [why] if why is not None else []
     if not applies:
         return None, steps
-    row, step = _modifier_row(ctx)
-    row, shift = charge_modifier(ctx, row)
-    return row, [*steps, step, *([shift] if shift is not None else [])]
+    row, more = attacker_modifier(ctx)
+    return row, [*steps, *more]
 
 
 def damage_plan(ctx: ExchangeContext, a_fx: tuple[str, ...]) -> DamagePlan:
