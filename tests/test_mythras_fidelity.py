@@ -15,6 +15,7 @@ import pytest
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.rulesets.mythras.charge import ChargeInput, resolve_charge
 from ruleslawyer.rulesets.mythras.exchange import ExchangeInput, resolve_exchange
+from ruleslawyer.rulesets.mythras.outmanoeuvre import OutmanoeuvreInput, resolve_outmanoeuvre
 
 
 def run(data, rulings=None):
@@ -294,3 +295,72 @@ def test_cli_runs_a_charge_met_by_a_counter(capsys):
     assert main(["exchange", "mythras", "--input", str(path), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert (data["first"], data["counter"]["damage"], data["charge"]["damage"]) == ("counter", 9, 6)
+
+
+# ---- 8c. Outmanoeuvre: a group Opposed Evade; beaten foes cannot attack; beat everyone and leave ------
+
+OUT = {"mover": {"name": "Vex", "skill": 60},
+       "foes": [{"name": "A", "skill": 50}, {"name": "B", "skill": 45}]}
+
+
+def outmanoeuvre(data, dice, rulings=None):
+    return resolve_outmanoeuvre(OutmanoeuvreInput.from_dict(data), script=dice, rulings=rulings)
+
+
+def test_beat_everyone_and_leave():
+    # Vex 25 <= 60 Success (critical 01-06). A: 70 > 50 Failure -> beaten. B: 20 <= 45 Success, the same
+    # level: the higher successful roll wins, 25 > 20 -> Vex. Both beaten: may engage one or leave.
+    r = outmanoeuvre(OUT, {"evade": [25], "foes": [70, 20]})
+    assert (r.cannot_attack, r.beat_everyone) == (("A", "B"), True)
+    assert r.trace.children[-1].label == "Beat everyone: may safely engage one foe or leave the fight"
+    assert "mythras/combat/charge-evade-outmanoeuvre#3" in r.trace.cited_ids()
+
+
+def test_a_foe_who_wins_may_still_attack():
+    # B 40 <= 45 Success beats Vex's 25 (higher successful roll): only A cannot attack
+    r = outmanoeuvre(OUT, {"evade": [25], "foes": [70, 40]})
+    assert (r.cannot_attack, r.beat_everyone) == (("A",), False)
+    # a Critical beats a Success whatever the rolls: Vex 05 <= 6 vs B 40
+    assert outmanoeuvre(OUT, {"evade": [5], "foes": [70, 40]}).beat_everyone
+
+
+def test_opposed_roll_ruling_when_both_fail():
+    # Vex 80 > 60 and A 70 > 50: two Failures. Default: nobody wins (A not beaten); higher-roll: 80 > 70, Vex
+    one = {**OUT, "foes": OUT["foes"][:1]}
+    assert outmanoeuvre(one, {"evade": [80], "foes": [70]}).cannot_attack == ()
+    r = outmanoeuvre(one, {"evade": [80], "foes": [70]}, {"mythras.opposed-roll": "higher-roll"})
+    assert r.cannot_attack == ("A",) and "mythras.opposed-roll" in r.trace.ruling_ids()
+
+
+def test_foes_who_cannot_oppose_and_skills_over_100():
+    # B has no AP left: beaten without a roll (ruling default); "not-beaten" keeps B free to attack
+    data = {**OUT, "foes": [OUT["foes"][0], {"name": "B", "skill": 45, "action_points": 0}]}
+    assert outmanoeuvre(data, {"evade": [25], "foes": [70]}).cannot_attack == ("A", "B")
+    r = outmanoeuvre(data, {"evade": [25], "foes": [70]}, {"mythras.outmanoeuvre-unopposed": "not-beaten"})
+    assert r.cannot_attack == ("A",)
+    # Vex 130 vs a foe 80: both lose the excess 30 -> 100 vs 50; the foe's 60 now fails, Vex's 95 succeeds
+    big = {"mover": {"name": "Vex", "skill": 130}, "foes": [{"name": "C", "skill": 80}]}
+    r = outmanoeuvre(big, {"evade": [95], "foes": [60]})
+    assert (r.foes[0].mover_level.value, r.foes[0].level.value, r.cannot_attack) == ("Success", "Failure", ("C",))
+
+
+def test_outmanoeuvre_needs_an_action_point_and_foes():
+    r = outmanoeuvre({**OUT, "mover": {"name": "Vex", "skill": 60, "action_points": 0}}, {})
+    assert (r.mover, r.beat_everyone) == (None, False)
+    for data, field in (({**OUT, "foes": []}, "foes"),
+                        ({**OUT, "foes": [{"name": "A", "skill": -5}]}, "foes[0].skill")):
+        with pytest.raises(RulesInputError) as e:
+            outmanoeuvre(data, {"evade": [25], "foes": [70]})
+        assert e.value.field == field
+
+
+def test_withdraw_breaks_off_an_engagement():
+    # attack 80 > 60 Failure, parry 05 Critical: the defender wins 2 and takes Withdraw, which the chapter
+    # names as the way out of being Engaged (action-menu-essentials#4)
+    data = {"attacker": {"skill": 60, "str_siz": 22, "weapon": SWORD},
+            "defender": {"name": "D", "skill": 60, "weapon": SWORD, "effects": ["Withdraw"]},
+            "dice": {"attack": [80], "parry": [5]}}
+    r = run(data)
+    assert r.defender_effects == ("Withdraw",)
+    step = next(s for s in r.trace.walk() if s.label == "Withdraw (defender): recorded")
+    assert step.cites[0].rule_id == "mythras/combat/action-menu-essentials#4" and "no longer Engaged" in step.detail

@@ -25,6 +25,9 @@ _EXPORTS = {
     'ChargeInput': 'charge',
     'ChargeResult': 'charge',
     'resolve_charge': 'charge',
+    'OutmanoeuvreInput': 'outmanoeuvre',
+    'OutmanoeuvreResult': 'outmanoeuvre',
+    'resolve_outmanoeuvre': 'outmanoeuvre',
     'InitiativeCombatant': 'initiative',
     'InitiativeEntry': 'initiative',
     'InitiativeResult': 'initiative',
@@ -60,7 +63,8 @@ def __dir__() -> list[str]:
 __all__ = [
     "Attacker", "ChargeInput", "ChargeResult", "Defence", "Defender", "DifficultyGrade", "EffectContext",
     "ExchangeInput", "ExchangeResult", "InitiativeCombatant", "InitiativeEntry", "InitiativeResult",
-    "LevelOfSuccess", "RangeBand", "RangedKind", "Side", "SkillRoll", "Ward", "Weapon", "WeaponTrait",
-    "critical_range", "differential", "eligible_effects", "graded_skill", "level_of_success", "resolve_charge",
-    "resolve_exchange", "roll_initiative", "roll_skill", "rulings",
+    "LevelOfSuccess", "OutmanoeuvreInput", "OutmanoeuvreResult", "RangeBand", "RangedKind", "Side", "SkillRoll",
+    "Ward", "Weapon", "WeaponTrait", "critical_range", "differential", "eligible_effects", "graded_skill",
+    "level_of_success", "resolve_charge", "resolve_exchange", "resolve_outmanoeuvre", "roll_initiative",
+    "roll_skill", "rulings",
 ]

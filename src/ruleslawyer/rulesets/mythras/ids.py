@@ -29,9 +29,11 @@ SIZE_STEPS = f"{_X}#12"
 
 MENU_REACTIVE = f"{_C}/action-menu-essentials#2"
 MENU_FREE = f"{_C}/action-menu-essentials#3"
+ENGAGED = f"{_C}/action-menu-essentials#4"
 
 CHARGE = f"{_C}/charge-evade-outmanoeuvre#1"
 EVADE = f"{_C}/charge-evade-outmanoeuvre#2"
+OUTMANOEUVRE = f"{_C}/charge-evade-outmanoeuvre#3"
 
 EFFECTS = f"{_C}/special-effects#1"
 EFFECTS_TEXT_ELSEWHERE = f"{_C}/special-effects#2"

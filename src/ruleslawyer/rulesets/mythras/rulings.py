@@ -17,7 +17,7 @@ __all__ = [
     "IMPALE", "ENHANCE_PARRY", "EFFECT_TEXT", "EVADE_SUCCESS", "WARD_LOCATION", "COMBINE_GRADES",
     "STEP_PAST_END", "DAMAGE_FLOOR", "PARRY_MISSILES", "RANGED_DAMAGE_MODIFIER", "ROLL_OFF_DIE",
     "OUTSIDE_STYLE_GRADES", "DAMAGE_MODIFIER_LADDER", "AIM_EASES", "CIRCUMVENT_PARRY", "CHARGE_SAME_LENGTH",
-    "CHARGE_FIRST_BLOW", "SET_SPEAR_MODIFIER", "RULINGS",
+    "CHARGE_FIRST_BLOW", "SET_SPEAR_MODIFIER", "OPPOSED_ROLL", "OUTMANOEUVRE_UNOPPOSED", "RULINGS",
 ]
 
 _CORE = PROVENANCE_PUBLISHED_PREFIX + "Mythras core rules"
@@ -338,11 +338,39 @@ SET_SPEAR_MODIFIER = register(Ruling(
     cites=(ids.CHARGE,),
 ))
 
+OPPOSED_ROLL = register(Ruling(
+    id="mythras.opposed-roll",
+    ruleset="mythras",
+    question="Who wins an Opposed roll (an Outmanoeuvre's group Opposed Evade) when both sides reach the "
+             "same level of success?",
+    default="higher-success-roll",
+    alternatives=("higher-roll", "level-only"),
+    provenance=PROVENANCE_KIT_DEFAULT,
+    explanation="The chapter names Opposed rolls without their procedure. The higher level of success "
+                "(Critical > Success > Failure > Fumble) always wins. At the same level: "
+                "'higher-success-roll': two successes go to the higher roll, two failures to nobody; "
+                "'higher-roll': the higher roll wins at any level; 'level-only': nobody wins.",
+    cites=(ids.OUTMANOEUVRE, ids.EVADE),
+))
+
+OUTMANOEUVRE_UNOPPOSED = register(Ruling(
+    id="mythras.outmanoeuvre-unopposed",
+    ruleset="mythras",
+    question="An Outmanoeuvre's foes 'spend 1 AP each' to oppose it: what of a foe who cannot (no Action "
+             "Point left, or an Evade that is Hopeless)?",
+    default="counts-as-failure",
+    alternatives=("not-beaten",),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="'counts-as-failure': as a defender who cannot parry counts as a Failure, the foe is "
+                "beaten without a roll; 'not-beaten': the move cannot get past that foe this Round.",
+    cites=(ids.OUTMANOEUVRE, ids.EX_NO_PARRY),
+))
+
 RULINGS: tuple[Ruling, ...] = (
     HALVING, HERCULEAN, OVER_100, RANGED_CHOOSE_LOCATION, MAXIMISE_DAMAGE, BYPASS_ARMOR, IMPALE,
     ENHANCE_PARRY, EFFECT_TEXT, EVADE_SUCCESS, WARD_LOCATION, COMBINE_GRADES, STEP_PAST_END,
     DAMAGE_FLOOR, PARRY_MISSILES, RANGED_DAMAGE_MODIFIER, ROLL_OFF_DIE, OUTSIDE_STYLE_GRADES,
     DAMAGE_MODIFIER_LADDER, AIM_EASES, CIRCUMVENT_PARRY, CHARGE_SAME_LENGTH, CHARGE_FIRST_BLOW,
-    SET_SPEAR_MODIFIER,
+    SET_SPEAR_MODIFIER, OPPOSED_ROLL, OUTMANOEUVRE_UNOPPOSED,
 )
 """Every Mythras ruling, in the order above."""

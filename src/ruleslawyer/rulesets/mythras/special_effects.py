@@ -24,7 +24,7 @@ from .levels import LevelOfSuccess
 
 __all__ = [
     "WeaponTrait", "Side", "CHOOSE_LOCATION", "MAXIMISE_DAMAGE", "BYPASS_ARMOR", "IMPALE", "ENHANCE_PARRY",
-    "ARISE", "CIRCUMVENT_PARRY", "NUMERIC_EFFECTS", "EffectContext", "Eligibility", "effect_names", "stackable_effects",
+    "ARISE", "CIRCUMVENT_PARRY", "WITHDRAW", "NUMERIC_EFFECTS", "EffectContext", "Eligibility", "effect_names", "stackable_effects",
     "weapons_allow", "eligible_effects", "choose_effects",
 ]
 
@@ -35,6 +35,7 @@ IMPALE = "Impale"
 ENHANCE_PARRY = "Enhance Parry"
 ARISE = "Arise"
 CIRCUMVENT_PARRY = "Circumvent Parry"
+WITHDRAW = "Withdraw"
 
 NUMERIC_EFFECTS: dict[str, str | None] = {
     CHOOSE_LOCATION: None,  # the chapter itself: the attacker picks the location instead of rolling

@@ -16,8 +16,8 @@ from ruleslawyer.trace import Citation, Step, StepKind
 from .. import _tables, damage as dmg, ids, rulings as _r
 from ..inputs import Defence, RangeBand
 from ..levels import Differential, LevelOfSuccess, differential
-from ..special_effects import (CHOOSE_LOCATION, IMPALE, NUMERIC_EFFECTS, EffectContext, Side, choose_effects,
-                               eligible_effects)
+from ..special_effects import (CHOOSE_LOCATION, IMPALE, NUMERIC_EFFECTS, WITHDRAW, EffectContext, Side,
+                               choose_effects, eligible_effects)
 from .context import ExchangeContext
 from .surprise import surprise_bonus_stage
 
@@ -116,7 +116,10 @@ def recorded_effects_stage(ctx: ExchangeContext, a_fx: tuple[str, ...], d_fx: tu
                 continue
             note = ("the weapon may stick in the wound" if name == IMPALE else
                     "its text is in the Combat reference; the Games Master applies it")
-            rec.append(Step.of(StepKind.RULING, f"{name} ({who}): recorded", detail=note,
-                               cites=[ids.EFFECTS_TEXT_ELSEWHERE, Citation(effects[name].row.unit_id, name)],
+            cites = [ids.EFFECTS_TEXT_ELSEWHERE, Citation(effects[name].row.unit_id, name)]
+            if name == WITHDRAW:  # the chapter: the way out of being Engaged
+                note = f"{ctx.d.name} may break off and is no longer Engaged; " + note
+                cites.insert(0, ids.ENGAGED)
+            rec.append(Step.of(StepKind.RULING, f"{name} ({who}): recorded", detail=note, cites=cites,
                                rulings=[ctx.ruling(_r.EFFECT_TEXT)]))
     return Step.of(StepKind.INFO, "Special Effects to apply at the table", children=rec) if rec else None
