@@ -49,6 +49,8 @@ def random_exchange(rng):
     if ranged:
         a.update(range=rng.choice(["Close", "Effective", "Long"]), aimed=rng.random() < 0.3,
                  target_still_or_unaware=rng.random() < 0.3)
+        if ranged == "firearm" and rng.random() < 0.5:
+            a.update(fire_mode=rng.choice(["burst", "full-auto"]), rounds=rng.randint(1, 5))
         if rng.random() < 0.3:
             a.update(into_melee=rng.choice(["Hard", "Formidable"]), adjacent=["X", "Y", "Z"][: rng.randint(0, 3)])
     else:

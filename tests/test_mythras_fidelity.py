@@ -364,3 +364,56 @@ def test_withdraw_breaks_off_an_engagement():
     assert r.defender_effects == ("Withdraw",)
     step = next(s for s in r.trace.walk() if s.label == "Withdraw (defender): recorded")
     assert step.cites[0].rule_id == "mythras/combat/action-menu-essentials#4" and "no longer Engaged" in step.detail
+
+
+# ---- 8d. firearm fire modes: burst Hard, full-auto Formidable; only the first hit takes Effects ---------
+
+PISTOL = {"name": "SMG", "damage": "1d8", "force": "Medium", "ranged": "firearm"}
+BURST = {"attacker": {"name": "Gunner", "skill": 60, "weapon": PISTOL, "fire_mode": "burst", "rounds": 3,
+                      "effects": ["Choose Location", "Maximise Damage"], "chosen_location": "Head"},
+         "defender": {"name": "D", "defence": "none", "armour": {"Head": 2, "Chest": 1}},
+         "dice": {"attack": [3], "rounds": [3], "location": [11, 2], "damage": [5, 4]}}
+
+
+def test_a_burst_is_hard_and_only_its_first_hit_takes_special_effects():
+    # burst: Hard, 60 × 2/3 = 40; 03 <= 4 Critical vs no defence (Failure): 2 Effects, Choose Location (Head)
+    # and Maximise Damage. First hit: 1d8 maximised = 8 (firearm: no Damage Modifier), Head 2 -> 6.
+    # 1d3 = 3 rounds hit; round 2: location 11 Chest, 1d8 = 5 - 1 = 4; round 3: 2 Right Leg, 4 - 0 = 4
+    r = run(BURST)
+    assert (r.attack.effective_skill, r.attack_level.value, r.location, r.damage) == (40, "Critical", "Head", 6)
+    assert [(h.location, h.rolled, h.dealt) for h in r.extra_hits] == [("Chest", 5, 4), ("Right Leg", 4, 4)]
+    assert r.total_damage == 6 + 4 + 4
+    spray = next(s for s in r.trace.walk() if s.label.startswith("Burst: 3 of 3 rounds hit"))
+    assert spray.cites[0].rule_id == "mythras/combat/firearms-change-the-economy#1"
+
+
+def test_full_auto_is_formidable_and_the_hits_ruling():
+    # full-auto: Formidable, 60 / 2 = 30; 25 Success vs none: 1 Effect (Choose Location needs a Critical at
+    # range: skipped). all-hit: both rounds at the target hit: 11 Chest 5 - 1 = 4, then 2 Right Leg 4
+    a = {**BURST["attacker"], "fire_mode": "full-auto", "rounds": 2, "effects": []}
+    r = run({**BURST, "attacker": a, "dice": {"attack": [25], "location": [11, 2], "damage": [5, 4]}},
+            {"mythras.spray-hits": "all-hit"})
+    assert (r.attack.effective_skill, r.damage, [h.dealt for h in r.extra_hits]) == (30, 4, [4])
+    # a miss fires no further hits: 35 > 30
+    r = run({**BURST, "attacker": a, "dice": {"attack": [35]}})
+    assert (r.hit, r.extra_hits, r.total_damage) == (False, (), 0)
+
+
+@pytest.mark.parametrize("change, field", [
+    ({"weapon": {"name": "Bow", "ranged": "bow"}}, "attacker.fire_mode"),
+    ({"rounds": None}, "attacker.rounds"),
+    ({"fire_mode": "single"}, "attacker.rounds"),
+    ({"fire_mode": "spray"}, "attacker.fire_mode"),
+])
+def test_fire_mode_input_errors(change, field):
+    with pytest.raises(RulesInputError) as e:
+        run({**BURST, "attacker": {**BURST["attacker"], **change}})
+    assert e.value.field == field
+
+
+def test_spray_odds_are_refused_not_wrong():
+    from ruleslawyer.odds.mythras import mythras_exchange_odds
+
+    with pytest.raises(RulesInputError) as e:
+        mythras_exchange_odds({k: v for k, v in BURST.items() if k != "dice"})
+    assert e.value.field == "attacker.fire_mode"

@@ -140,6 +140,9 @@ def _read(data, inp, rulings, tolerance):
             tolerance = data["tolerance"]
     if inp is None:
         raise RulesInputError("input", "give the exchange input")
+    if inp.attacker.fire_mode in (ex.FireMode.BURST, ex.FireMode.FULL_AUTO):
+        raise RulesInputError("attacker.fire_mode", "the odds of a burst or full-auto spray (several hits) are "
+                                                    "not computed; allowed here: single")
     overrides = merge_rulings(*layers, rulings)
     check_overrides(overrides, "mythras")
     check_tolerance(tolerance)

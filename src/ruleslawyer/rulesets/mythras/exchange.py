@@ -22,6 +22,7 @@ values it settles and its trace steps, in this order:
 - ``evade_stage``: an Evade, damage avoided, prone;
 - ``stray_shot_stage``: a shot into a melee that hits a bystander;
 - ``damage_stage``: steps 5–7, location, damage roll, parry Size, Ward Location, armour;
+- ``spray_stage``: the further hits of a burst or full-auto spray, without Special Effects;
 - ``recorded_effects_stage``: the Special Effects left for the Games Master.
 """
 
@@ -36,23 +37,24 @@ from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Step, StepKind, TracedResult, check_overrides
 
 from . import ids
-from .inputs import Attacker, Defence, Defender, ExchangeInput, RangeBand, RangedKind, Ward, Weapon
+from .inputs import Attacker, Defence, Defender, ExchangeInput, FireMode, RangeBand, RangedKind, Ward, Weapon
 from .levels import LevelOfSuccess, SkillRoll
 from .stages.context import ExchangeContext, open_exchange
 from .stages.damage import Harm, damage_stage
 from .stages.effects import Chosen, Won, differential_stage, effects_stage, recorded_effects_stage
 from .stages.evade import evade_stage
+from .stages.firearms import Hit, spray_stage
 from .stages.grades import attack_grade, defence_stage
 from .stages.ranged import stray_shot_stage
 from .stages.surprise import ambushed_attacker_stage
 from .stages.rolls import attack_roll_stage, defence_roll_stage, over_100_stage
 
 __all__ = [
-    "RangedKind", "RangeBand", "Defence", "Weapon", "Ward", "Attacker", "Defender", "ExchangeInput",
-    "ExchangeResult", "resolve_exchange", "SLOTS",
+    "RangedKind", "RangeBand", "FireMode", "Defence", "Weapon", "Ward", "Attacker", "Defender", "ExchangeInput",
+    "ExchangeResult", "Hit", "resolve_exchange", "SLOTS",
 ]
 
-SLOTS = ("attack", "parry", "evade", "damage", "damage_modifier", "location", "stray")
+SLOTS = ("attack", "parry", "evade", "damage", "damage_modifier", "location", "stray", "rounds")
 """Scripted-dice slots the exchange rolls from."""
 
 
@@ -79,6 +81,8 @@ class ExchangeResult(TracedResult):
         stray_target: who a stray shot into a melee hit (None otherwise; "" when nobody was named).
         surprise_bonus: this attack took the bonus Special Effect of the first successful attack against
             an ambushed defender (carry it on as ``defender.surprise_bonus_spent``).
+        extra_hits: the further rounds of a burst or full-auto spray that hit, after the first (whose
+            numbers are the fields above): each with its location and damage, none with Special Effects.
         seed: the dice seed (None when scripted only).
         trace: the explanation.
     """
@@ -104,6 +108,12 @@ class ExchangeResult(TracedResult):
     seed: int | None
     trace: Step
     surprise_bonus: bool = False
+    extra_hits: tuple[Hit, ...] = ()
+
+    @property
+    def total_damage(self) -> int:
+        """Damage dealt by every hit: the first and any further rounds of a burst or spray."""
+        return self.damage + sum(h.dealt for h in self.extra_hits)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe fields; the two skill rolls leave out their own trace (it is inside ``trace``)."""
@@ -153,18 +163,19 @@ def resolve_exchange(inp: ExchangeInput, *, dice: Dice | None = None, rng=None, 
     chosen = effects_stage(ctx, attack.level, d_level, won)
     evade = evade_stage(ctx, defence.kind, attack.level, d_level, chosen.defender)
     stray, stray_step = stray_shot_stage(ctx, attack)
-    harm = None
+    harm, extra, spray_step = None, (), None
     if attack.level.succeeded and not evade.evaded:
         harm = damage_stage(ctx, defence.kind, d_level, defence.size, chosen.attacker, chosen.defender)
+        extra, spray_step = spray_stage(ctx, defence.kind, d_level, defence.size, chosen.defender)
     steps = [attack_step, defence_step, won.step, chosen.step, evade.step, stray_step, _damage_step(harm, attack),
-             recorded_effects_stage(ctx, chosen.attacker, chosen.defender)]
+             spray_step, recorded_effects_stage(ctx, chosen.attacker, chosen.defender)]
     trace = _trace(ctx, attack.level, d_level, won, harm, [s for s in steps if s is not None])
     return ExchangeResult(attack, roll, defence.kind, attack.level, d_level, won.winner,
                           won.attacker or won.defender, chosen.eligible, chosen.attacker, chosen.defender,
                           harm is not None, harm and harm.location, harm and harm.rolled,
                           harm and harm.protection.after_parry, harm and harm.protection.armour,
                           harm.protection.dealt if harm else 0, evade.prone, stray, ctx.dice.seed, trace,
-                          won.surprise_bonus)
+                          won.surprise_bonus, extra)
 
 
 def _no_attack(ctx: ExchangeContext, attack: SkillRoll, kind: Defence, step: Step, why: str) -> ExchangeResult:

@@ -18,7 +18,7 @@ from ruleslawyer.errors import RulesInputError
 from .levels import DifficultyGrade, _enum
 from .special_effects import WeaponTrait
 
-__all__ = ["RangedKind", "RangeBand", "Defence", "Weapon", "Ward", "Attacker", "Defender", "ExchangeInput"]
+__all__ = ["RangedKind", "RangeBand", "FireMode", "Defence", "Weapon", "Ward", "Attacker", "Defender", "ExchangeInput"]
 
 
 class RangedKind(StrEnum):
@@ -35,6 +35,14 @@ class RangeBand(StrEnum):
     CLOSE = "Close"
     EFFECTIVE = "Effective"
     LONG = "Long"
+
+
+class FireMode(StrEnum):
+    """How a firearm fires (``mythras/combat/firearms-change-the-economy#1``)."""
+
+    SINGLE = "single"
+    BURST = "burst"
+    FULL_AUTO = "full-auto"
 
 
 class Defence(StrEnum):
@@ -143,6 +151,8 @@ class Attacker:
         chosen_location: the location named with Choose Location.
         surprised: the attacker was ambushed this Round and takes no offensive actions in it
             (``mythras/combat/surprise#1``): the attack is not made.
+        fire_mode: a firearm's single shot, burst (Hard) or full-auto (Formidable) spray; None: single.
+        rounds: the rounds of a burst or spray fired at this target (its share of a full-auto arc).
         set_against_charge: a spear set against a charge (only in a counter to a Charge,
             :func:`~ruleslawyer.rulesets.mythras.charge.resolve_charge`): it may take the charger's
             Damage Modifier.
@@ -167,11 +177,15 @@ class Attacker:
     chosen_location: str | None = None
     surprised: bool = False
     set_against_charge: bool = False
+    fire_mode: FireMode | None = None
+    rounds: int | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.weapon, Weapon):
             raise RulesInputError("attacker.weapon", f"must be a weapon {{name, damage, size, ...}}, got {self.weapon!r}")
         _names(self, ("adjacent", "effects"), "attacker")
+        if self.fire_mode is not None:
+            object.__setattr__(self, "fire_mode", _enum(FireMode, self.fire_mode, "attacker.fire_mode"))
 
 
 @dataclass(frozen=True)
@@ -275,7 +289,8 @@ def _known(d: Mapping, keys: set[str], field: str) -> None:
 
 _ATTACKER_KEYS = {"name", "skill", "weapon", "difficulty", "outside_style", "outside_style_grades", "str_siz",
                   "damage_modifier", "charge", "quadruped", "range", "aimed", "into_melee", "adjacent",
-                  "target_still_or_unaware", "effects", "chosen_location", "surprised", "set_against_charge"}
+                  "target_still_or_unaware", "effects", "chosen_location", "surprised", "set_against_charge",
+                  "fire_mode", "rounds"}
 _DEFENDER_KEYS = {"name", "skill", "defence", "weapon", "difficulty", "outside_style", "outside_style_grades",
                   "action_points", "surprised", "surprise_bonus_spent", "armour", "natural_armour", "ward", "traits",
                   "effects"}
@@ -303,6 +318,8 @@ def _attacker(d: Any) -> Attacker:
         kw["into_melee"] = _enum(DifficultyGrade, kw["into_melee"], "attacker.into_melee")
     if kw.get("range") is not None:
         kw["range"] = _enum(RangeBand, kw["range"], "attacker.range")
+    if kw.get("fire_mode") is not None:
+        kw["fire_mode"] = _enum(FireMode, kw["fire_mode"], "attacker.fire_mode")
     return Attacker(weapon=_weapon(d.get("weapon", {}), "attacker.weapon"),
                     adjacent=tuple(_strs(d.get("adjacent", ()), "attacker.adjacent")),
                     effects=tuple(_strs(d.get("effects", ()), "attacker.effects")), **kw)

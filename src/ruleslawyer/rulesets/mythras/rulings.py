@@ -17,7 +17,8 @@ __all__ = [
     "IMPALE", "ENHANCE_PARRY", "EFFECT_TEXT", "EVADE_SUCCESS", "WARD_LOCATION", "COMBINE_GRADES",
     "STEP_PAST_END", "DAMAGE_FLOOR", "PARRY_MISSILES", "RANGED_DAMAGE_MODIFIER", "ROLL_OFF_DIE",
     "OUTSIDE_STYLE_GRADES", "DAMAGE_MODIFIER_LADDER", "AIM_EASES", "CIRCUMVENT_PARRY", "CHARGE_SAME_LENGTH",
-    "CHARGE_FIRST_BLOW", "SET_SPEAR_MODIFIER", "OPPOSED_ROLL", "OUTMANOEUVRE_UNOPPOSED", "RULINGS",
+    "CHARGE_FIRST_BLOW", "SET_SPEAR_MODIFIER", "OPPOSED_ROLL", "OUTMANOEUVRE_UNOPPOSED",
+    "SPRAY_HITS", "RULINGS",
 ]
 
 _CORE = PROVENANCE_PUBLISHED_PREFIX + "Mythras core rules"
@@ -366,11 +367,26 @@ OUTMANOEUVRE_UNOPPOSED = register(Ruling(
     cites=(ids.OUTMANOEUVRE, ids.EX_NO_PARRY),
 ))
 
+SPRAY_HITS = register(Ruling(
+    id="mythras.spray-hits",
+    ruleset="mythras",
+    question="Burst fire: 'roll how many rounds in the burst hit' — with which die? And how many of the "
+             "rounds a full-auto spray puts at one target hit it?",
+    default="1d-rounds",
+    alternatives=("all-hit",),
+    provenance=PROVENANCE_KIT_DEFAULT,
+    explanation="The chapter says to roll but gives no die. '1d-rounds': a hit from a burst or spray "
+                "lands one die as large as the rounds fired at the target (3 rounds: 1d3 hit); "
+                "'all-hit': every round fired at the target hits. Either way only the first hit enjoys "
+                "Special Effects.",
+    cites=(ids.FIREARMS,),
+))
+
 RULINGS: tuple[Ruling, ...] = (
     HALVING, HERCULEAN, OVER_100, RANGED_CHOOSE_LOCATION, MAXIMISE_DAMAGE, BYPASS_ARMOR, IMPALE,
     ENHANCE_PARRY, EFFECT_TEXT, EVADE_SUCCESS, WARD_LOCATION, COMBINE_GRADES, STEP_PAST_END,
     DAMAGE_FLOOR, PARRY_MISSILES, RANGED_DAMAGE_MODIFIER, ROLL_OFF_DIE, OUTSIDE_STYLE_GRADES,
     DAMAGE_MODIFIER_LADDER, AIM_EASES, CIRCUMVENT_PARRY, CHARGE_SAME_LENGTH, CHARGE_FIRST_BLOW,
-    SET_SPEAR_MODIFIER, OPPOSED_ROLL, OUTMANOEUVRE_UNOPPOSED,
+    SET_SPEAR_MODIFIER, OPPOSED_ROLL, OUTMANOEUVRE_UNOPPOSED, SPRAY_HITS,
 )
 """Every Mythras ruling, in the order above."""

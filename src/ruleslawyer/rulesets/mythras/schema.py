@@ -31,7 +31,7 @@ EXCHANGE_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "Mythras exchange input",
     "description": "One attack–parry exchange. Dice slots: attack, parry, evade, damage, damage_modifier, "
-                   "location, stray.",
+                   "location, stray, rounds (how many of a burst's rounds hit).",
     "type": "object", "additionalProperties": False, "required": ["attacker", "defender"],
     "properties": {
         "attacker": {
@@ -60,6 +60,10 @@ EXCHANGE_SCHEMA = {
                               "description": "ambushed this Round: no offensive actions, so no attack"},
                 "set_against_charge": {"type": "boolean",
                                        "description": "a counter's spear set against the Charge"},
+                "fire_mode": {"enum": ["single", "burst", "full-auto", None],
+                              "description": "a firearm's burst (Hard) or full-auto spray (Formidable)"},
+                "rounds": {"type": ["integer", "null"], "minimum": 1, "maximum": 100,
+                           "description": "rounds of a burst or spray fired at this target"},
             },
         },
         "defender": {

@@ -16,6 +16,7 @@ and the trace steps that explain them. Where a rule lives:
 - :mod:`.charge` — a Charge's Size and Damage Modifier steps.
 - :mod:`.damage` — the damage roll: hit location, weapon dice, Damage Modifier, what a hit carries.
 - :mod:`.protection` — parry Size, Ward Location and armour.
+- :mod:`.firearms` — the further hits of a burst or full-auto spray.
 
 Nothing here imports at package load: each module is imported by the pipeline when used.
 """

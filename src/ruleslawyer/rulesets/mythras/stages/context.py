@@ -15,7 +15,7 @@ from ruleslawyer.rulesdb.handle import Rules
 from ruleslawyer.trace import Ruling, RulingUse, resolve_ruling
 
 from .. import _tables, damage as dmg
-from ..inputs import Attacker, Defender, ExchangeInput
+from ..inputs import Attacker, Defender, ExchangeInput, FireMode, RangedKind
 from ..levels import DifficultyGrade, _enum, check_skill
 
 __all__ = ["ExchangeContext", "open_exchange"]
@@ -96,6 +96,7 @@ def _check_attacker(a: Attacker, ranged: bool, rules: Rules) -> None:
                                                      f"got {a.into_melee}")
     if a.chosen_location is not None:
         dmg.check_location(a.chosen_location, "attacker.chosen_location", rules=rules)
+    _check_fire_mode(a)
     if a.set_against_charge:
         raise RulesInputError("attacker.set_against_charge", "a weapon set against a charge acts only as the "
                                                              "counter to a Charge: give it as 'counter'")
@@ -112,3 +113,15 @@ def _check_defender(d: Defender, rules: Rules) -> None:
         dmg.size_row(d.ward.size, "defender.ward.size", rules=rules)
     if isinstance(d.action_points, bool) or not isinstance(d.action_points, int) or d.action_points < 0:
         raise RulesInputError("defender.action_points", f"must be a whole number from 0, got {d.action_points!r}")
+
+
+def _check_fire_mode(a: Attacker) -> None:
+    mode = a.fire_mode
+    spray = mode in (FireMode.BURST, FireMode.FULL_AUTO)
+    if mode is not None and a.weapon.ranged is not RangedKind.FIREARM:
+        raise RulesInputError("attacker.fire_mode", "only a firearm (weapon.ranged: firearm) has a fire mode")
+    if spray and (isinstance(a.rounds, bool) or not isinstance(a.rounds, int) or not 1 <= a.rounds <= 100):
+        raise RulesInputError("attacker.rounds", f"a {mode.value} needs the rounds fired at this target, a whole "
+                                                 f"number from 1 to 100, got {a.rounds!r}")
+    if not spray and a.rounds is not None:
+        raise RulesInputError("attacker.rounds", "rounds belong to a burst or full-auto fire_mode")

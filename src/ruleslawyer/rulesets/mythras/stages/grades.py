@@ -2,7 +2,8 @@
 
 The attack (``mythras/combat/the-attack-parry-exchange#1``) starts at its situational grade; a weapon
 outside the Combat Styles (``combat-styles#1``), a Charge (``charge-evade-outmanoeuvre#1``: "Attack is
-Hard") and firing into a crowd or melee (``ranged-combat#6``) make it harder; aiming
+Hard"), burst or full-auto fire (``firearms-change-the-economy#1``) and firing into a crowd or melee
+(``ranged-combat#6``) make it harder; aiming
 (``ranged-combat#4``) eases it. The defender may Parry or Evade unless surprised (``surprise#1``), out
 of Action Points (``setup#3``), facing bullets (``firearms-change-the-economy#1``) or, with a weapon
 that is not a shield, facing a missile (ruling ``mythras.parry-missiles``).
@@ -16,7 +17,7 @@ from ruleslawyer.errors import RulesInputError
 from ruleslawyer.trace import Citation, RulingUse, Step, StepKind
 
 from .. import _tables, damage as dmg, ids, rulings as _r
-from ..inputs import Defence, RangedKind
+from ..inputs import Defence, FireMode, RangedKind
 from ..levels import DifficultyGrade, grade_row, step_grade
 from ..special_effects import WeaponTrait
 from .context import ExchangeContext
@@ -104,6 +105,10 @@ def _aim(ctx: ExchangeContext, conds: list[Condition]
                                cites=[ids.RANGED_AIM, ids.RANGED_INTO_MELEE], rulings=[use])
 
 
+_FIRE_MODE_GRADES = {FireMode.BURST: ("Burst fire is Hard", DifficultyGrade.HARD),
+                     FireMode.FULL_AUTO: ("Full-auto is Formidable", DifficultyGrade.FORMIDABLE)}
+
+
 def attack_grade(ctx: ExchangeContext, *, into_melee: bool = True) -> tuple[DifficultyGrade, Step | None]:
     """The attack's grade and its step (None when nothing changes the situational grade).
 
@@ -119,6 +124,9 @@ def attack_grade(ctx: ExchangeContext, *, into_melee: bool = True) -> tuple[Diff
         conds.append(cond)
     if a.charge:
         conds.append(("Charge: the attack is Hard", _steps_of(DifficultyGrade.HARD), ids.CHARGE))
+    if a.fire_mode in _FIRE_MODE_GRADES:
+        name, grade = _FIRE_MODE_GRADES[a.fire_mode]
+        conds.append((name, _steps_of(grade), ids.FIREARMS))
     if into_melee and a.into_melee is not None:
         conds.append((f"Firing into a crowd or melee: {a.into_melee.value}", _steps_of(a.into_melee),
                       ids.RANGED_INTO_MELEE))
