@@ -24,11 +24,20 @@ import pytest
 from ruleslawyer.dice import Dice
 from ruleslawyer.odds.core import Dist, enumerate_engine
 from ruleslawyer.odds.mastery import _parse, aiming_trial_odds, mastery_exchange_odds, startle_odds, tier_die_odds
+from ruleslawyer.rulesdb.handle import resolve_rules
 from ruleslawyer.rulesets.mastery.exchange import resolve_exchange
 from ruleslawyer.rulesets.mastery.round import startle
 from ruleslawyer.rulesets.mastery.tiers import Edge, roll_tier_die, roll_trial
 
 CAP5 = {"kit.explosion-cap": "5"}
+
+
+@pytest.fixture(scope="module")
+def rules():
+    """The test database's handle (the root conftest.py points the default at it), passed to the
+    engine and to the odds alike."""
+    return resolve_rules(None)
+
 
 
 def _scripted(run, faces_by_slot: dict[str, range]) -> Dist:
@@ -51,12 +60,12 @@ def _scripted(run, faces_by_slot: dict[str, range]) -> Dist:
 # ---- tier dice: the odds convolve exploding dice; the engine's roller decides ---------------------
 
 
-def test_tier_die_with_dominance_equals_every_face_sequence():
+def test_tier_die_with_dominance_equals_every_face_sequence(rules):
     # tier 2 rolls a d3, exploding to the kit's default cap of 20 extra dice; Dominance rolls it
     # twice and keeps the higher (2 * 21 + 1 = 43 sequences each, 43**2 = 1849 runs, nothing cut off)
-    exact = tier_die_odds(2, edges=["dominance"], tolerance=0)
+    exact = tier_die_odds(2, edges=["dominance"], tolerance=0, rules=rules)
     engine = enumerate_engine(lambda d: roll_tier_die(d, 2, "t", label="t", explode=True, edges=[Edge.DOMINANCE],
-                                                      rulings={}).total, tolerance=F(0))
+                                                      rulings={}, rules=rules).total, tolerance=F(0))
     assert engine.truncated_mass == exact.distribution.truncated_mass == 0
     assert engine.items() == exact.distribution.items()
     # hand-worked: total 1 only when both dice show 1: 1/3 * 1/3 = 1/9; 3 never stands (it explodes)
@@ -67,11 +76,12 @@ def test_tier_die_with_dominance_equals_every_face_sequence():
 
 
 @pytest.mark.parametrize("dc", [2, 4, 5])
-def test_aiming_trial_equals_every_scripted_face(dc):
-    a = aiming_trial_odds(3, dc)
+def test_aiming_trial_equals_every_scripted_face(dc, rules):
+    a = aiming_trial_odds(3, dc, rules=rules)
 
     def run(d):
-        r = roll_trial(d, 3, dc, "aim", label="Aiming Trial", cites=[], natural_rules=True, rulings={})
+        r = roll_trial(d, 3, dc, "aim", label="Aiming Trial", cites=[], natural_rules=True, rulings={},
+                       rules=rules)
         return (r.success, r.always)
 
     engine = _scripted(run, {"aim": range(1, 5)})  # tier 3: a d4, not exploding (mastery.trial-dice-explode)
@@ -83,9 +93,9 @@ def test_aiming_trial_equals_every_scripted_face(dc):
     assert a.p_success == {2: F(3, 4), 4: F(1, 4), 5: F(1, 4)}[dc]
 
 
-def test_startle_equals_every_scripted_face_pair():
-    s = startle_odds(2, 3, dc=7)
-    engine = _scripted(lambda d: startle(d, agility_tier=2, perception_tier=3, dc=7, rulings={}).condition,
+def test_startle_equals_every_scripted_face_pair(rules):
+    s = startle_odds(2, 3, dc=7, rules=rules)
+    engine = _scripted(lambda d: startle(d, agility_tier=2, perception_tier=3, dc=7, rulings={}, rules=rules).condition,
                        {"startle_agility": range(1, 4), "startle_perception": range(1, 5)})
     assert engine.items() == s.outcomes.items()
     # d3 + d4 against DC 7 (12 pairs): 7 = (3,4) succeeds on the tie -> 1/12; failed by 1-2
@@ -121,11 +131,11 @@ RANGED = {  # bow at Far range (Aiming DC 2 + 3 = 5) against a shield-bearer on 
 }
 
 
-def _exchange_by_enumeration(data) -> Dist:
+def _exchange_by_enumeration(data, rules) -> Dist:
     a, d, sit = _parse(data)
 
     def run(dice):
-        r = resolve_exchange(a, d, sit, dice=dice, rulings=data["rulings"])
+        r = resolve_exchange(a, d, sit, dice=dice, rulings=data["rulings"], rules=rules)
         reached = d.health > 0 and r.defender.health == 0
         return (r.outcome, r.damage, r.to_durability, r.to_health, reached, r.attack_total, r.defense_total)
 
@@ -133,9 +143,9 @@ def _exchange_by_enumeration(data) -> Dist:
 
 
 @pytest.mark.parametrize("data", [MELEE, UNARMED, RANGED], ids=["melee", "unarmed", "ranged"])
-def test_exchange_equals_every_face_sequence(data):
-    r = mastery_exchange_odds(data, tolerance=0)
-    e = _exchange_by_enumeration(data)
+def test_exchange_equals_every_face_sequence(data, rules):
+    r = mastery_exchange_odds(data, tolerance=0, rules=rules)
+    e = _exchange_by_enumeration(data, rules)
     assert e.truncated_mass == r.truncated_mass == 0
     assert e.map(lambda o: o[0]).items() == r.outcomes.items()
     assert e.map(lambda o: o[1]).items() == r.damage.items()
@@ -150,14 +160,14 @@ def test_exchange_equals_every_face_sequence(data):
         assert e.prob(lambda o: o[6] is not None) == 0
 
 
-def test_exchange_hand_worked_values():
+def test_exchange_hand_worked_values(rules):
     # UNARMED: attack X = exploding d2 + 2; defense = the lower of two exploding d2s (D) + 1 armour
     # resistance; it holds when D + 1 >= X + 2, i.e. min(D1, D2) >= X + 1. With the cap at 5 extra
     # dice, X = 2k - 1 (k - 1 twos then a 1) with 2**-k for k = 1..6, or 12 (six twos) with 2**-6;
     # P(D >= 2k) = 2**-k (k = 1..5), 2**-6 for 12, 0 above. So P(holds) = sum of 2**-k * (2**-k)**2
     # for k = 1..6 = 1/8 + 1/64 + 1/512 + 1/4096 + 1/32768 + 1/262144 = 37449/262144
     # (the series 1/7 cut off at the cap)
-    assert mastery_exchange_odds(UNARMED, tolerance=0).p_defense_holds == F(37449, 262144)
+    assert mastery_exchange_odds(UNARMED, tolerance=0, rules=rules).p_defense_holds == F(37449, 262144)
     # RANGED: the Aiming Trial (tier 3, a d4, DC 5) succeeds only on the 4, a max roll -> 1/4
-    ranged = mastery_exchange_odds(RANGED, tolerance=0)
+    ranged = mastery_exchange_odds(RANGED, tolerance=0, rules=rules)
     assert ranged.p_aim == F(1, 4) and ranged.outcomes["missed"] == F(3, 4)

@@ -21,6 +21,7 @@ import pytest
 
 from ruleslawyer.odds.core import Dist, enumerate_engine
 from ruleslawyer.odds.mythras import mythras_exchange_odds
+from ruleslawyer.rulesdb.handle import resolve_rules
 from ruleslawyer.rulesets.mythras.exchange import ExchangeInput, resolve_exchange
 
 NO_DEFENCE = {  # Critical 01, Success 02-10; Bypass Armor needs a Critical, so a Success takes Bleed
@@ -43,11 +44,19 @@ PARRY = {  # Critical and Success on 01 only; a Small parry against a Large weap
 }
 
 
-def _by_enumeration(data) -> Dist:
+@pytest.fixture(scope="module")
+def rules():
+    """The test database's handle (the root conftest.py points the default at it), passed to the
+    engine and to the odds alike."""
+    return resolve_rules(None)
+
+
+
+def _by_enumeration(data, rules) -> Dist:
     inp = ExchangeInput.from_dict(data)
 
     def run(dice):
-        r = resolve_exchange(inp, dice=dice, rulings={})
+        r = resolve_exchange(inp, dice=dice, rulings={}, rules=rules)
         # the odds count a surprise bonus without a winner as the attacker's (see MythrasExchangeOdds)
         won_a = r.effects_won if r.winner == "attacker" or (r.winner is None and r.effects_won) else 0
         won_d = r.effects_won if r.winner == "defender" else 0
@@ -57,9 +66,9 @@ def _by_enumeration(data) -> Dist:
     return enumerate_engine(run, tolerance=F(0), max_paths=30_000)
 
 
-def _assert_equal(data) -> Dist:
-    r = mythras_exchange_odds(data)
-    e = _by_enumeration(data)
+def _assert_equal(data, rules) -> Dist:
+    r = mythras_exchange_odds(data, rules=rules)
+    e = _by_enumeration(data, rules)
     assert e.truncated_mass == r.truncated_mass == 0
     assert e.map(lambda o: (o[0], o[1])).items() == r.levels.items()
     assert e.map(lambda o: o[2]).items() == r.attacker_effects.items()
@@ -72,8 +81,8 @@ def _assert_equal(data) -> Dist:
     return e
 
 
-def test_no_defence_equals_every_face_sequence():
-    e = _assert_equal(NO_DEFENCE)
+def test_no_defence_equals_every_face_sequence(rules):
+    e = _assert_equal(NO_DEFENCE, rules)
     # skill 10: Critical 01 (1/100), Success 02-10 (9/100), Fumble 99-00 (2/100), Failure the other 88
     # against a defender counted as a Failure: a Success wins 1 Effect, a Critical 2, and a Fumble
     # gives the defender 1 (the differential)
@@ -87,8 +96,8 @@ def test_no_defence_equals_every_face_sequence():
     assert e.prob(lambda o: o[4] == "Left Leg" and o[5] > 0) == F(1, 100) * F(3, 20)
 
 
-def test_surprised_equals_every_face_sequence():
-    e = _assert_equal(SURPRISED)
+def test_surprised_equals_every_face_sequence(rules):
+    e = _assert_equal(SURPRISED, rules)
     # the surprise bonus adds 1 Effect: a Success (9/100) wins 2, a Critical (1/100) 3
     assert e.map(lambda o: o[2]).items() == [(0, F(90, 100)), (2, F(9, 100)), (3, F(1, 100))]
     # a Success can take only Choose Location (Maximise Damage needs a Critical, Bleed a cutting
@@ -99,5 +108,5 @@ def test_surprised_equals_every_face_sequence():
 
 
 @pytest.mark.slow
-def test_parried_exchange_equals_every_face_pair():
-    _assert_equal(PARRY)
+def test_parried_exchange_equals_every_face_pair(rules):
+    _assert_equal(PARRY, rules)

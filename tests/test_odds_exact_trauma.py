@@ -15,20 +15,29 @@ import pytest
 from ruleslawyer.dice import Dice
 from ruleslawyer.odds.core import Dist
 from ruleslawyer.odds.trauma import trauma_odds
+from ruleslawyer.rulesdb.handle import resolve_rules
 from ruleslawyer.rulesets.mastery import ids
 from ruleslawyer.rulesets.mastery.tiers import load_table
 from ruleslawyer.rulesets.mastery.trauma import TraumaSheet, roll_trauma
 
 
-def _every_face(sheet=None) -> Dist:
+@pytest.fixture(scope="module")
+def rules():
+    """The test database's handle (the root conftest.py points the default at it), passed to the
+    engine and to the odds alike."""
+    return resolve_rules(None)
+
+
+
+def _every_face(sheet, rules) -> Dist:
     """(row id, tier, finger lost, effect) over every d100 face (1/100 each) and, on the finger
     rows, every d10 face (1/1000 each), rolled by the engine from scripted dice."""
-    table = load_table(ids.TRAUMA_TABLE)
+    table = load_table(ids.TRAUMA_TABLE, rules)
     acc: dict = {}
     for face in range(1, 101):
         for finger in range(1, 11):
             d = Dice(script={"trauma": [face], "finger": [finger]})
-            t = roll_trauma(dice=d, sheet=sheet, rulings={}, table=table)
+            t = roll_trauma(dice=d, sheet=sheet, rulings={}, table=table, rules=rules)
             assert all(r.scripted for r in d.history) and d.used("trauma") == 1
             key = (t.unit_id, t.tier, t.finger_lost or "", t.effect)
             if d.used("finger") == 0:  # this face rolls no finger: one outcome, 1/100
@@ -40,9 +49,9 @@ def _every_face(sheet=None) -> Dist:
 
 @pytest.mark.parametrize("sheet", [None, TraumaSheet(lost=frozenset({"left eye", "left thumb"}))],
                          ids=["no-sheet", "eye-and-thumb-lost"])
-def test_trauma_odds_equal_every_scripted_face(sheet):
-    r = trauma_odds(sheet=sheet)
-    engine = _every_face(sheet)
+def test_trauma_odds_equal_every_scripted_face(sheet, rules):
+    r = trauma_odds(sheet=sheet, rules=rules)
+    engine = _every_face(sheet, rules)
     assert r.truncated_mass == 0 and engine.total == 1
     assert [(row.unit_id, row.probability) for row in r.rows if row.probability] \
         == engine.map(lambda o: o[0]).items()
