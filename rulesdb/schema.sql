@@ -118,6 +118,7 @@ CREATE TABLE synonyms (
     key     TEXT NOT NULL,                -- stems of the typed words: 'attack of opportun'
     content INTEGER NOT NULL,             -- 1: the key without its question words ('order phase')
     phrases TEXT NOT NULL,                -- JSON list of the book's phrases: ["reprisal attack"]
+    weight  REAL NOT NULL,                -- how much the typed words weigh in a question (0-1]
     PRIMARY KEY (scope, content, key)
 ) WITHOUT ROWID;
 

@@ -281,6 +281,12 @@ def _write_words(conn: sqlite3.Connection) -> dict[str, str]:
     return stems
 
 
+#: Words that belong to the verb before them ("work out", "back off"): a synonym key holding one is
+#: matched as written, never with the question words around it dropped ("out of health" is not
+#: "work out my health").
+_PARTICLES = frozenset({"out", "up", "off", "down", "over", "away", "back", "in", "on", "through"})
+
+
 def _stop(word: str) -> bool:
     return word in STOPWORDS or word.replace(" ", "") in STOPWORDS
 
@@ -288,44 +294,53 @@ def _stop(word: str) -> bool:
 def _write_synonyms(conn: sqlite3.Connection, stems: dict[str, str]) -> None:
     """Fill ``synonyms``: per scope ('' for every ruleset, else a ruleset's own entries), each typed
     phrase as Porter stems (and again without its question words, for keys of two or more content
-    words: "order of the phases" meets "order of phases") with the book phrases it expands to; and
-    scope ``=``: the rules' own -ly words the stemmer keeps apart from their base word."""
-    from .synonyms import COMMON, phrase_table, synonym_files
+    words: "order of the phases" meets "order of phases") with the book phrases it expands to and
+    its weight; and scope ``=``: the rules' own -ly words the stemmer keeps apart from their base word."""
+    from .synonyms import COMMON, phrase_table, synonym_files, term_weights
 
-    common = phrase_table(COMMON)
-    scoped = [("", common)]
+    scoped = [("", phrase_table(COMMON), term_weights(COMMON))]
     for ruleset, _path in synonym_files():
         if ruleset is not None:
-            own = {k: tuple(p for p in v if p not in common.get(k, ())) for k, v in phrase_table(ruleset).items()}
-            scoped.append((ruleset, {k: v for k, v in own.items() if v}))
-    rows: dict[tuple[str, int, str], list[str]] = {}
-    for scope, table in scoped:
+            scoped.append((ruleset, phrase_table("=" + ruleset), term_weights("=" + ruleset)))
+    rows: dict[tuple[str, int, str], tuple[list[str], float]] = {}
+    for scope, table, weights in scoped:
         for key, phrases in table.items():
             keys = [(0, key)]
             kept = tuple(w for w in key if not _stop(w))
-            if len(kept) >= 2 or (kept and len(kept) == len(key)):
+            if (len(kept) >= 2 and not _PARTICLES.intersection(kept)) or (kept and len(kept) == len(key)):
                 keys.append((1, kept))
             for content, words in keys:
-                bucket = rows.setdefault((scope, content, " ".join(stems.get(w, w) for w in words)), [])
-                bucket += [p for p in phrases if p not in bucket]
+                got = rows.setdefault((scope, content, " ".join(stems.get(w, w) for w in words)), ([], 1.0))
+                got[0].extend(p for p in phrases if p not in got[0])
+                rows[(scope, content, " ".join(stems.get(w, w) for w in words))] = (got[0], min(got[1], weights[key]))
     for key, words in _variants(conn, stems).items():
-        rows[("=", 0, key)] = words
-    conn.executemany("INSERT INTO synonyms (scope, content, key, phrases) VALUES (?, ?, ?, ?)",
-                     [(*k, json.dumps(v, ensure_ascii=False)) for k, v in sorted(rows.items())])
+        rows[("=", 0, key)] = (words, 1.0)
+    conn.executemany("INSERT INTO synonyms (scope, content, key, phrases, weight) VALUES (?, ?, ?, ?, ?)",
+                     [(*k, json.dumps(v, ensure_ascii=False), w) for k, (v, w) in sorted(rows.items())])
 
 
 def _variants(conn: sqlite3.Connection, stems: dict[str, str]) -> dict[str, list[str]]:
-    """Words of the rules the Porter stemmer does not bring together with their base word, by the
-    base's stem: "successfully" (stem successfulli) for "successful" (success), "automatically"
-    for "automatic". A query word matches them as if typed (scope ``=`` of ``synonyms``)."""
+    """Words of the rules the Porter stemmer does not bring together with a word a GM may type, by
+    that word's stem: "successfully" (stem successfulli) for "successful" (success), "automatically"
+    for "automatic", and the forms of common.json ("fell" for "fall", "knives" for "knife"). A query
+    word matches them as if typed (scope ``=`` of ``synonyms``)."""
+    from .synonyms import word_forms
+
+    held = {w for (w,) in conn.execute("SELECT word FROM words WHERE docs > 0")}
     out: dict[str, list[str]] = {}
-    for (word,) in conn.execute("SELECT word FROM words WHERE docs > 0 AND word LIKE '%ly' ORDER BY word"):
+    for word in sorted(w for w in held if w.endswith("ly")):
         bases = [word[:-2]] + ([word[:-4]] if word.endswith("ally") else [])
         found = porter_stems(bases)
         for base in bases:
             key = found.get(base)
             if key and len(base) > 3 and key != stems.get(word):
                 out.setdefault(key, []).append(word)
+    for forms in word_forms():
+        for word in forms:
+            key = stems.get(word, word)
+            for other in forms:
+                if other in held and stems.get(other, other) != key and other not in out.get(key, []):
+                    out.setdefault(key, []).append(other)
     return out
 
 
@@ -342,15 +357,20 @@ def _write_search_units(conn: sqlite3.Connection, stems: dict[str, str]) -> None
     """Fill ``search_units`` and ``labels`` (the units defining a term, by the term's stems).
 
     A chapter's (or house rules') definition is a strong label, and so is a table row for the name
-    in its first cell (when it says something about it, ``ROW_LABEL_WORDS``); a supplement's defining sentence is a weak one, and only where no chapter of
-    its ruleset defines the term (the kit's notes explain, the chapters define).
+    in its first cell (when it says something about it, ``ROW_LABEL_WORDS``); a supplement's
+    defining sentence is a weak one, and only where no chapter of its ruleset defines the term (the
+    kit's notes explain, the chapters define). A unit states a number when its text has one — a
+    row of a rollable table when a cell besides the die's faces has one.
     """
     rows = []
-    for rowid, ruleset, kind, text, source_kind in conn.execute(
-            "SELECT u.rowid, u.ruleset, u.kind, u.body, c.kind FROM units u "
-            "JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter ORDER BY u.rowid"):
+    for rowid, ruleset, kind, text, source_kind, cells, dice in conn.execute(
+            "SELECT u.rowid, u.ruleset, u.kind, u.body, c.kind, r.cells, t.dice FROM units u "
+            "JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter "
+            "LEFT JOIN table_rows r ON r.unit_id = u.id LEFT JOIN rule_tables t ON t.id = u.table_id "
+            "ORDER BY u.rowid"):
         code = 0 if source_kind != "supplement" else 1 if kind == "row" else 2
-        rows.append((rowid, ruleset, code, int(kind == "heading"), int(states_number(text))))
+        said = " ".join(json.loads(cells)[1:]) if dice and cells else text
+        rows.append((rowid, ruleset, code, int(kind == "heading"), int(states_number(said))))
     conn.executemany("INSERT INTO search_units (rowid, ruleset, kind, title, number) VALUES (?, ?, ?, ?, ?)", rows)
     defined = conn.execute(
         "SELECT g.key, g.ruleset, u.rowid, c.kind = 'supplement' FROM glossary g JOIN units u ON u.id = g.unit_id "

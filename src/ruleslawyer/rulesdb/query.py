@@ -34,8 +34,11 @@ MAX_CORRECTIONS = 4
 MAX_BIGRAMS = 8
 #: A match through a synonym counts this much of a match of the GM's own words; through a
 #: spelling correction, SPELLING_FACTOR.
-SYNONYM_FACTOR = 0.6
+SYNONYM_FACTOR = 0.75
 SPELLING_FACTOR = 0.9
+#: With a ruleset selected that has its own synonyms for the words, the common ones count this much:
+#: the ruleset's own word for a thing comes first.
+COMMON_FACTOR = 0.5
 #: The adjacent-pairs group weighs this times its rarest pair's weight.
 PHRASE_WEIGHT = 0.5
 #: A group's weight is its rarest word's idf raised to this power (1: plain idf, 0: every group
@@ -55,6 +58,7 @@ not right away just only still want wants wanted go going goes get take takes ma
 things guy guys someone somebody people person character characters player players pc pcs npc npcs
 happen happens work works like really actually basically even maybe need needs try trying able
 allowed let lets ok okay kind sort lot stuff while there here now again already else instead
+come comes coming came through into onto across around about under toward towards during yet
 """.split())
 
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‟": '"', "″": '"', "«": '"', "»": '"',
@@ -63,7 +67,7 @@ _PHRASE = re.compile(r'"([^"]*)"')
 _JOIN = re.compile(r"['\-–]")
 _QUANTITY = re.compile(r"\b(?:how (?:many|much|far|long|often|big|large|fast)|number of|what (?:die|dice)|"
                        r"which (?:die|dice)|how is .* (?:rolled|calculated|worked out))\b")
-_DEFINITION = re.compile(r"\b(?:what (?:is|are|does|do)|what s|whats|meaning of|define|definition|mean|means)\b")
+_DEFINITION = re.compile(r"\b(?:what (?:is|are|does|do)|what s|whats|meaning of|define|definition|mean|means|counts? as|what counts|how does .* work)\b")
 
 
 def _quote(term: str) -> str:
@@ -84,6 +88,7 @@ class Alt:
     note: str                     # "" for the words as typed, else "synonym: a → b" / "spelling: …"
     words: tuple[str, ...] = ()   # its folded words
     prefix: str | None = None     # the folded prefix of a ``word*``
+    factor: float = 1.0           # how much a match through it counts (1 for the words as typed)
 
 
 @dataclass(frozen=True)
@@ -128,9 +133,9 @@ class SearchData:
         self.rulesets: tuple[str, ...] = tuple(
             r[0] for r in conn.execute("SELECT DISTINCT ruleset FROM chapters ORDER BY ruleset"))
         self.units: int = conn.execute("SELECT max(rowid) FROM search_units").fetchone()[0] or 1
-        self._synonyms: dict[tuple[int, str], list[tuple[str, tuple[str, ...]]]] | None = None
+        self._synonyms: dict[tuple[int, str], list[tuple[str, tuple[str, ...], float]]] | None = None
         self._labels: dict[tuple[str, ...], list[tuple[int, int]]] | None = None
-        self._vocab: dict[int, list[str]] | None = None
+        self._vocab: dict[int, list[tuple[str, int]]] | None = None
         self.compiled: dict[tuple[str, str | None], Compiled] = {}
 
     def words(self, conn: sqlite3.Connection, words) -> dict[str, tuple[str, int]]:
@@ -146,15 +151,15 @@ class SearchData:
             out.setdefault(stem, []).append(word)
         return out
 
-    def synonyms(self, conn: sqlite3.Connection) -> dict[tuple[int, str], list[tuple[str, tuple[str, ...]]]]:
-        """``{(content, key): [(scope, phrases), ...]}`` from the ``synonyms`` table."""
+    def synonyms(self, conn: sqlite3.Connection) -> dict[tuple[int, str], list[tuple[str, tuple[str, ...], float]]]:
+        """``{(content, key): [(scope, phrases, weight), ...]}`` from the ``synonyms`` table."""
         if self._synonyms is None:
             import json
 
-            table: dict[tuple[int, str], list[tuple[str, tuple[str, ...]]]] = {}
-            for scope, content, key, phrases in conn.execute(
-                    "SELECT scope, content, key, phrases FROM synonyms ORDER BY scope, content, key"):
-                table.setdefault((content, key), []).append((scope, tuple(json.loads(phrases))))
+            table: dict[tuple[int, str], list[tuple[str, tuple[str, ...], float]]] = {}
+            for scope, content, key, phrases, weight in conn.execute(
+                    "SELECT scope, content, key, phrases, weight FROM synonyms ORDER BY scope, content, key"):
+                table.setdefault((content, key), []).append((scope, tuple(json.loads(phrases)), weight))
             self._synonyms = table
         return self._synonyms
 
@@ -170,17 +175,18 @@ class SearchData:
             self._labels = by_key
         return frozenset(r for r, strong in self._labels.get(tuple(sorted(set(stems))), ()) if strong or weak)
 
-    def vocab(self, conn: sqlite3.Connection) -> dict[int, list[str]]:
-        """The rules' unstemmed words by length (for spelling correction and "did you mean")."""
+    def vocab(self, conn: sqlite3.Connection) -> dict[int, list[tuple[str, int]]]:
+        """The rules' unstemmed words by length, with how many units hold each (for spelling
+        correction and "did you mean")."""
         if self._vocab is None:
-            by_len: dict[int, list[str]] = {}
-            for (w,) in conn.execute("SELECT term FROM vocab WHERE term GLOB '[a-z]*' ORDER BY term"):
-                by_len.setdefault(len(w), []).append(w)
+            by_len: dict[int, list[tuple[str, int]]] = {}
+            for w, docs in conn.execute("SELECT term, doc FROM vocab WHERE term GLOB '[a-z]*' ORDER BY term"):
+                by_len.setdefault(len(w), []).append((w, docs))
             self._vocab = by_len
         return self._vocab
 
-    def near_words(self, conn: sqlite3.Connection, word: str, spread: int) -> list[str]:
-        """Vocabulary words of about the same length (±``spread``): the only ones difflib could rate close."""
+    def near_words(self, conn: sqlite3.Connection, word: str, spread: int) -> list[tuple[str, int]]:
+        """Vocabulary words (and how many units hold them) of about the same length (±``spread``)."""
         by_len = self.vocab(conn)
         return [w for n in range(len(word) - spread, len(word) + spread + 1) for w in by_len.get(n, ())]
 
@@ -215,7 +221,8 @@ class _Compiler:
         docs = [d for w in words if (d := self.known.get(w, ("", 0))[1])] or [0]
         return math.log(1.0 + n / (1.0 + min(docs)))
 
-    def alt(self, words: list[str], *, prefix: bool = False, scope: str | None = None, note: str = "") -> Alt | None:
+    def alt(self, words: list[str], *, prefix: bool = False, scope: str | None = None, note: str = "",
+            factor: float = 1.0) -> Alt | None:
         """An alternative: the folded ``words`` as one phrase, maybe a prefix; ``&`` among them splits
         it into phrases that must all be in the unit."""
         words = [w for w in words if w == "&" or any(c.isalnum() for c in w)]
@@ -228,9 +235,9 @@ class _Compiler:
         else:
             fts = _quote(" ".join(flat)) + ("*" if prefix else "")
         stems = tuple(self.stem(w) for w in (flat[:-1] if prefix else flat))
-        return Alt(fts, stems, scope, note, flat, flat[-1] if prefix else None)
+        return Alt(fts, stems, scope, note, flat, flat[-1] if prefix else None, factor)
 
-    def group(self, alts: list[Alt | None], weight_words: list[str]) -> Group | None:
+    def group(self, alts: list[Alt | None], weight_words: list[str], scale: float = 1.0) -> Group | None:
         """A group from its alternatives (typed first), one :class:`Part` per ``MATCH`` to run."""
         seen: dict[tuple[str, str | None], Alt] = {}
         for a in alts:
@@ -240,8 +247,7 @@ class _Compiler:
             return None
         buckets: dict[tuple[float, str], list[Alt]] = {}
         for a in seen.values():
-            factor = 1.0 if not a.note else SPELLING_FACTOR if a.note.startswith("spelling") else SYNONYM_FACTOR
-            buckets.setdefault((-factor, a.scope or ""), []).append(a)
+            buckets.setdefault((-a.factor, a.scope or ""), []).append(a)
         parts = []
         for (factor, scope), members in sorted(buckets.items()):
             defining: frozenset[int] = frozenset()
@@ -252,22 +258,33 @@ class _Compiler:
         weight = self.idf(words) ** IDF_POWER
         if weight_words and all(w in FILLER for w in weight_words):
             weight *= FILLER_WEIGHT
-        return Group(tuple(parts), weight)
+        return Group(tuple(parts), weight * scale)
 
-    def synonym_alts(self, key: str, content: int, typed: str) -> list[Alt | None]:
-        """The book phrases of the synonym entry ``key`` that apply to the selected ruleset."""
+    def synonym_alts(self, key: str, content: int, typed: str) -> tuple[list[Alt | None], float]:
+        """The book phrases of the synonym entry ``key`` that apply to the selected ruleset, and the
+        entry's weight."""
         out: list[Alt | None] = []
-        for scope, phrases in self.data.synonyms(self.conn).get((content, key), ()):
-            if scope == "=" or (scope and self.ruleset is not None and scope != self.ruleset):
-                continue
+        weight = 1.0
+        entries = [e for e in self.data.synonyms(self.conn).get((content, key), ())
+                   if e[0] != "=" and (not e[0] or self.ruleset is None or e[0] == self.ruleset)]
+        common = {ph for scope, phrases, _w in entries if not scope for ph in phrases}
+        own = self.ruleset is not None and any(scope for scope, _p, _w in entries)
+        # the selected ruleset's own phrases first (a phrase counts as its own even where common.json
+        # has it too); with no ruleset, a ruleset's copy of a common phrase adds nothing
+        for scope, phrases, w in sorted(entries, key=lambda e: not e[0]) if own else entries:
             where = scope if scope and self.ruleset is None else None
+            factor = COMMON_FACTOR if own and not scope else SYNONYM_FACTOR
+            if where is not None:
+                phrases = tuple(ph for ph in phrases if ph not in common)
             self.learn(w for ph in phrases for w in ph.split())
-            out += [self.alt(ph.split(), scope=where, note=f"synonym: {typed} → {ph}") for ph in phrases]
-        return out
+            out += [self.alt(ph.split(), scope=where, note=f"synonym: {typed} → {ph}", factor=factor)
+                    for ph in phrases]
+            weight = min(weight, w)
+        return out, weight
 
     def variants(self, key: str) -> list[Alt | None]:
         """The rules' words the stemmer keeps apart from this one ("successfully" for "successful")."""
-        found = [ph for scope, phrases in self.data.synonyms(self.conn).get((0, key), ()) if scope == "="
+        found = [ph for scope, phrases, _w in self.data.synonyms(self.conn).get((0, key), ()) if scope == "="
                  for ph in phrases]
         self.learn(found)
         return [self.alt([w]) for w in found]
@@ -309,12 +326,14 @@ def _spans(c: _Compiler, toks, used: list[bool], pending: list) -> None:
                 if any(used[i] or toks[i][2] for i in span):
                     continue
                 typed = " ".join(toks[i][0] for i in range(span[0], span[-1] + 1))
-                syn = c.synonym_alts(" ".join(stemmed[i] for i in span), which, typed)
+                syn, scale = c.synonym_alts(" ".join(stemmed[i] for i in span), which, typed)
                 if not any(syn):
                     continue
                 words = [w for i in span for w in toks[i][1]]
-                own = c.alt(words) if not which or n == 1 else c.alt(" & ".join(words).split())
-                g = c.group([own, *syn], [w for w in words if not _stop(w)] or words)
+                meant = [w for w in words if not _stop(w)]
+                # the GM's own words: all of them (as typed or in any order) anywhere in the unit
+                own = c.alt(words) if len(meant) < 2 else c.alt(" & ".join(meant).split())
+                g = c.group([own, *syn], [w for w in words if not _stop(w)] or words, scale)
                 if g:
                     for i in range(span[0], span[-1] + 1):
                         used[i] = True
@@ -338,7 +357,7 @@ def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
             corrections += 1
             fix = _correct(low, c)
             if fix:
-                alts.append(c.alt([fix], note=f"spelling: {tok} → {fix}"))
+                alts.append(c.alt([fix], note=f"spelling: {tok} → {fix}", factor=SPELLING_FACTOR))
                 weight_words = [fix]
         g = c.group(alts, weight_words)
         if g:
@@ -347,12 +366,15 @@ def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
 
 
 def _bigrams(c: _Compiler, toks) -> Group | None:
-    """One group of the query's adjacent word pairs as phrases ("hit location", "fighting on"): a
-    unit holding the GM's words side by side, or defining the pair, counts ``PHRASE_WEIGHT`` more."""
+    """One group of the query's adjacent word pairs as phrases ("hit location"; in a query of up to
+    three words, a pair with one question word too: "fighting on"): a unit holding the GM's words
+    side by side, or defining the pair, counts ``PHRASE_WEIGHT`` more."""
     alts, weights = [], []
+    short = len(toks) <= 3
     for i in range(len(toks) - 1):
         (_a, pa, xa), (_b, pb, xb) = toks[i], toks[i + 1]
-        if xa or xb or (_stop(" ".join(pa)) and _stop(" ".join(pb))) or "not" in pa + pb:
+        stops = _stop(" ".join(pa)) + _stop(" ".join(pb))
+        if xa or xb or stops > (1 if short else 0) or "not" in pa + pb:
             continue
         alts.append(c.alt(pa + pb))
         weights.append(c.idf(pa + pb))
@@ -408,15 +430,43 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
                     bool(_QUANTITY.search(low)), c.definition, sections)
 
 
+def _distance(a: str, b: str, limit: int) -> int:
+    """Edits from ``a`` to ``b`` (insert, delete, replace, swap two neighbours), or ``limit + 1``
+    once it is clear there are more than ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        row = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                row[j] = min(row[j], prev2[j - 2] + 1)
+        if min(row) > limit:
+            return limit + 1
+        prev2, prev = prev, row
+    return prev[-1]
+
+
 def _correct(word: str, c: _Compiler) -> str | None:
     """The closest vocabulary word to a word the rules never use (None if nothing is close).
 
-    Same first letter, at most two letters longer or shorter, difflib ratio ≥ 0.84.
+    At most one edit for a word of up to 6 letters, two for a longer one (an edit: a letter added,
+    dropped or changed, or two neighbours swapped: "brust" → "burst"), starting with the same letter
+    or the same two letters swapped; among equally close words, the one most units hold.
     """
-    import difflib
-
-    near = [w for w in c.data.near_words(c.conn, word, 2) if w[0] == word[0]]
-    fix = next((m for m in difflib.get_close_matches(word, near, n=3, cutoff=0.84) if m not in STOPWORDS), None)
-    if fix is not None:
-        c.learn([fix])
-    return fix
+    limit = 1 if len(word) <= 6 else 2
+    best: tuple[int, int, str] | None = None
+    for w, docs in c.data.near_words(c.conn, word, limit):
+        if w[0] != word[0] and not (len(w) > 1 and w[0] == word[1] and w[1] == word[0]):
+            continue
+        if w in STOPWORDS:
+            continue
+        d = _distance(word, w, limit)
+        if d <= limit and (best is None or (d, -docs, w) < best):
+            best = (d, -docs, w)
+    if best is None:
+        return None
+    c.learn([best[2]])
+    return best[2]

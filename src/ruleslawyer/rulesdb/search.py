@@ -59,6 +59,9 @@ LABEL_BONUS = 0.5
 BM25_SHARE = 0.25
 OWN_TITLE_FACTOR = 0.9
 TRAIL_FACTOR = 0.7
+#: With no ruleset selected, a synonym's match in a unit defining the word counts up to this much
+#: (just under the GM's own word, which another ruleset may use).
+SYNONYM_CAP = 0.99
 TITLE_FACTOR = 0.8
 NUMBER_FACTOR = 1.25
 SUPPLEMENT_FACTOR = 0.8
@@ -243,7 +246,7 @@ def _run_group(conn: sqlite3.Connection, g: Group, ruleset: str | None, big: boo
     A match only through the unit's section title counts ``OWN_TITLE_FACTOR``, only through a title
     above it ``TRAIL_FACTOR`` — except under a section the query names (``named``: rowid runs).
     """
-    best: dict[int, tuple[float, float, bool, Part]] = {}
+    best: dict[int, list] = {}
     for p in g.parts:
         scope = ruleset if ruleset is not None else p.scope
         rows = conn.execute(_SQL[scope is not None, big], (p.fts, scope) if scope is not None else (p.fts,))
@@ -256,31 +259,37 @@ def _run_group(conn: sqlite3.Connection, g: Group, ruleset: str | None, big: boo
             else:
                 value *= OWN_TITLE_FACTOR if own < 0.0 else TRAIL_FACTOR
             if rowid in p.defining:
+                # a definition counts more; across rulesets, a synonym's never above the GM's own word
                 value *= 1.0 + label_bonus
+                if ruleset is None and p.factor < 1.0:
+                    value = min(value, SYNONYM_CAP)
             got = best.get(rowid)
             if got is None:
                 if rowid not in units:
                     if g.bonus:
                         continue
                     units[rowid] = _Unit(rs, kind, title, number)
-                best[rowid] = (value, -b, body < 0.0, p)
-            elif value > got[0]:
-                best[rowid] = (value, max(got[1], -b), body < 0.0 or got[2], p)
-            elif body < 0.0 and not got[2]:
-                best[rowid] = (got[0], max(got[1], -b), True, got[3])
+                best[rowid] = got = [0.0, 0.0, False, [], False]
+            got[0] = max(got[0], value)
+            got[1] = max(got[1], -b * p.factor)  # bm25 of the book's word, not the GM's, counts less
+            got[2] = got[2] or body < 0.0
+            if p.factor < 1.0 or any(a.note for a in p.alts):
+                got[3].append(p)
+            else:
+                got[4] = True
     _add(g, best, units)
 
 
-def _add(g: Group, best: dict[int, tuple[float, float, bool, Part]], units: dict[int, _Unit]) -> None:
+def _add(g: Group, best: dict[int, list], units: dict[int, _Unit]) -> None:
     w = g.weight
-    for rowid, (value, b, in_body, p) in best.items():
+    for rowid, (value, b, in_body, parts, typed) in best.items():
         u = units[rowid]
         u.cover += w * value
         u.bm += b
         if not in_body and not g.bonus:
             u.heading_only = True
-        if p.factor < 1.0 or any(a.note for a in p.alts):
-            u.via.append(p)
+        if parts and not typed:
+            u.via += parts
 
 
 def _score(u: _Unit, total: float, quantity: bool) -> float:
@@ -303,7 +312,8 @@ def _factor(u: _Unit, score: float, quantity: bool, title: bool = True) -> float
 def _named_score(u: _Unit, rowid: int, lo: int, hi: int, total: float, quantity: bool) -> float:
     """A unit of a section the query names: read in order, its heading first (document order
     stands in for bm25)."""
-    return _factor(u, u.cover / total + BM25_SHARE * (1.0 - (rowid - lo) / (hi - lo + 1)), quantity, rowid != lo)
+    return _factor(u, u.cover / total + BM25_SHARE * (1.0 - 0.5 * (rowid - lo) / (hi - lo + 1)), quantity,
+                   title=False)
 
 
 def _rank(units: dict[int, _Unit], compiled: Compiled, ruleset: str | None, limit: int) -> list[tuple[float, int]]:
@@ -534,7 +544,8 @@ def suggest(query: str, *, db=None, rules=None, n: int = 3) -> list[str]:
     for w in words:
         if not w or w in STOPWORDS or known.get(w, ("", 0))[1]:
             continue
-        for m in difflib.get_close_matches(w, data.near_words(conn, w, max(2, len(w) // 3)), n=n, cutoff=0.75):
+        near = [v for v, _docs in data.near_words(conn, w, max(2, len(w) // 3))]
+        for m in difflib.get_close_matches(w, near, n=n, cutoff=0.75):
             if m not in out:
                 out.append(m)
     return out[:n]

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from .words import WORD_RE, fold, normalize
 
-__all__ = ["COMMON", "SYNONYMS_DIR", "COMMON_FILE", "Synonym", "synonyms", "phrase_table", "expand",
-           "synonym_words", "synonym_files"]
+__all__ = ["COMMON", "SYNONYMS_DIR", "COMMON_FILE", "Synonym", "synonyms", "phrase_table", "term_weights",
+           "expand", "synonym_words", "synonym_files", "word_forms"]
 
 #: Pass as ``ruleset`` to get only the entries common to every ruleset.
 COMMON = "*common*"
@@ -39,14 +39,18 @@ class Synonym:
         expand: the book's words searched instead (``("health",)``); ``"endurance trial & 0"``
             needs both phrases in one unit.
         ruleset: the ruleset it belongs to, or None for every ruleset.
+        weight: how much the words it stands for weigh in a question, 0–1 (``"weight"`` in the
+            data, default 1): 0.3 for a word that only sets the scene ("orc" → creature, foe).
     """
 
     terms: tuple[str, ...]
     expand: tuple[str, ...]
     ruleset: str | None
+    weight: float = 1.0
 
     def to_dict(self) -> dict:
-        return {"terms": list(self.terms), "expand": list(self.expand), "ruleset": self.ruleset}
+        return {"terms": list(self.terms), "expand": list(self.expand), "ruleset": self.ruleset,
+                "weight": self.weight}
 
 
 def _words(text: str) -> tuple[str, ...]:
@@ -83,8 +87,11 @@ def _load() -> tuple[Synonym, ...]:
         for entry in entries:
             terms = tuple(" ".join(_words(t)) for t in entry["terms"] if _words(t))
             expand = tuple(e for e in map(_expansion, entry["expand"]) if e)
+            weight = entry.get("weight", 1.0)
+            if not isinstance(weight, (int, float)) or isinstance(weight, bool) or not 0 < weight <= 1:
+                raise RulesDataError(f"{path}: synonym weight must be a number above 0 and at most 1, got {weight!r}")
             if terms and expand:
-                out.append(Synonym(terms, expand, ruleset))
+                out.append(Synonym(terms, expand, ruleset, float(weight)))
     return tuple(out)
 
 
@@ -97,14 +104,16 @@ def synonyms(ruleset: str | None = None) -> tuple[Synonym, ...]:
 
 @lru_cache(maxsize=64)
 def phrase_table(ruleset: str | None = None) -> dict[tuple[str, ...], tuple[str, ...]]:
-    """``{typed words: book phrases}`` for ``ruleset``; entries for the same words are merged.
+    """``{typed words: book phrases}`` for ``ruleset`` (``"=mythras"``: that ruleset's own entries
+    only); entries for the same words are merged.
 
     Returns:
         A mapping from a tuple of folded words (``("attack", "of", "opportunity")``) to the
         phrases to search as alternatives (``("reprisal attack", "moves out")``), in data order.
     """
     table: dict[tuple[str, ...], list[str]] = {}
-    for syn in synonyms(ruleset):
+    chosen = [s for s in _load() if s.ruleset == ruleset[1:]] if ruleset and ruleset.startswith("=") else synonyms(ruleset)
+    for syn in chosen:
         for term in syn.terms:
             key = tuple(term.split())
             bucket = table.setdefault(key, [])
@@ -114,11 +123,35 @@ def phrase_table(ruleset: str | None = None) -> dict[tuple[str, ...], tuple[str,
     return {k: tuple(v) for k, v in table.items()}
 
 
+@lru_cache(maxsize=64)
+def term_weights(ruleset: str | None = None) -> dict[tuple[str, ...], float]:
+    """``{typed words: weight}`` for ``ruleset`` (the lowest weight of the entries holding them)."""
+    out: dict[tuple[str, ...], float] = {}
+    chosen = [s for s in _load() if s.ruleset == ruleset[1:]] if ruleset and ruleset.startswith("=") else synonyms(ruleset)
+    for syn in chosen:
+        for term in syn.terms:
+            key = tuple(term.split())
+            out[key] = min(out.get(key, 1.0), syn.weight)
+    return out
+
+
 def expand(text: str, ruleset: str | None = None) -> tuple[str, ...]:
     """The book phrases a GM's word or phrase expands to (empty if it has no synonym)."""
     return phrase_table(ruleset).get(_words(text), ())
 
 
+@lru_cache(maxsize=1)
+def word_forms() -> tuple[tuple[str, ...], ...]:
+    """Forms of one word the Porter stemmer does not bring together (``fell``/``fall``, ``knives``/
+    ``knife``): common.json's ``forms``, each a tuple of folded words. A query word matches its
+    other forms as if typed."""
+    import json
+
+    data = json.loads(COMMON_FILE.read_text(encoding="utf-8"))
+    return tuple(tuple(" ".join(_words(w)) for w in forms if _words(w)) for forms in data.get("forms", []))
+
+
 def synonym_words() -> set[str]:
     """Every word of every synonym entry (typed and book side), folded; the build stems them."""
-    return {w for s in _load() for t in (*s.terms, *s.expand) for w in t.split() if w != "&"}
+    return ({w for s in _load() for t in (*s.terms, *s.expand) for w in t.split() if w != "&"}
+            | {w for forms in word_forms() for w in forms})
