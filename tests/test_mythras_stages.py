@@ -32,7 +32,7 @@ def test_the_pipeline_names_its_stages():
                                                if isinstance(n, ast.FunctionDef) and n.name == "resolve_exchange"))
     for stage in ("open_exchange", "attack_grade", "defence_stage", "over_100_stage", "attack_roll_stage",
                   "defence_roll_stage", "differential_stage", "effects_stage", "evade_stage", "stray_shot_stage",
-                  "damage_stage", "recorded_effects_stage"):
+                  "damage_stage", "spray_stage", "recorded_effects_stage", "ambushed_attacker_stage"):
         assert stage + "(" in body, stage
 
 
