@@ -114,8 +114,8 @@ def test_show_trace_leads_with_the_result_line_then_the_folded_explanation():
     frame = PanelFrame("t", [])
     frame.show_trace(step, header='<div class="rl-outcome">banner</div>', summary=f"Hit: 7 damage {XSS}")
     out = frame.output.value
-    assert out.startswith('<div class="rl-body"><div class="rl-result" role="status">Hit: 7 damage &lt;img')
-    assert out.index("rl-result") < out.index("rl-outcome") < out.index("rl-explain")
+    assert out.startswith('<div class="rl-body"><div class="rl-result-line" role="status">Hit: 7 damage &lt;img')
+    assert out.index("rl-result-line") < out.index("rl-outcome") < out.index("rl-explain")
     # 2 steps (the result and its roll), 1 citation; folded: <details> without "open"
     assert '<details class="rl-explain"><summary>Explanation: 2 steps, 1 citation</summary>' in out
     assert frame.summary == f"Hit: 7 damage {XSS}"
@@ -124,7 +124,7 @@ def test_show_trace_leads_with_the_result_line_then_the_folded_explanation():
 def test_without_a_summary_the_result_line_is_the_traces_root():
     frame = PanelFrame("t", [])
     frame.show_trace(Step.of(StepKind.RESULT, "Attack roll", value=11))
-    assert '<div class="rl-result" role="status">Attack roll: 11</div>' in frame.output.value
+    assert '<div class="rl-result-line" role="status">Attack roll: 11</div>' in frame.output.value
 
 
 def test_the_rulings_switch_counts_this_runs_rulings_and_does_not_grow(monkeypatch):

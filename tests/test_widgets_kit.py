@@ -23,7 +23,7 @@ def test_glossary_quotes_every_definition_with_its_citation():
         assert f'<blockquote class="rl-quote rl-quote-shown">{esc(d.text)}</blockquote>' in out
         assert f'class="rl-cite" data-rule-id="{esc(d.rule_id)}"' in out
     assert panel.frame.summary == f"Engaged ({defs[0].ruleset}): 2 definitions in the rules, quoted below"
-    assert out.index("rl-result") < out.index("rl-definition")
+    assert out.index("rl-result-line") < out.index("rl-definition")
 
 
 def test_glossary_gm_word_ruleset_filter_and_a_miss():

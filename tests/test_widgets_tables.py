@@ -33,8 +33,8 @@ def test_replay_rolls_the_seed_shown_seed_7_lands_on_skull_fracture():
     assert 'data-rule-id="mastery/combat/wounds-injuries-and-trauma/trauma-table#40"' in out
     assert "seed <b class=\"rl-seed-used\">7</b>" in panel.frame.status.value
     # result first: the output opens with the one-line result, the trace is folded after it
-    assert out.index('class="rl-result"') < out.index('class="rl-outcome"') < out.index('class="rl-explain"')
-    assert panel.frame.summary.startswith("d100 42 → row 42–43: Skull Fracture.")
+    assert out.index('class="rl-result-line"') < out.index('class="rl-outcome"') < out.index('class="rl-explain"')
+    assert panel.frame.summary == "d100 42 → row 42–43: Skull Fracture. (Severe; 30 days' rest)"
     assert '<details class="rl-explain">' in out  # closed until clicked
 
 

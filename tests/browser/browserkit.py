@@ -65,3 +65,44 @@ def wait_http(url: str, proc: subprocess.Popen, log: Path, timeout: float = STAR
         except OSError:
             time.sleep(0.1)
     raise RuntimeError(f"{url} did not answer in {timeout:.0f} s:\n{log.read_text()[-3000:]}")
+
+
+# JS: the lowest text contrast (WCAG 2) among the visible elements matching `selector` (and their
+# descendants) that hold text of their own. Each text colour is alpha-blended over its background,
+# the element's and its ancestors' background colours composited up to the nearest opaque one (the
+# page's white if none is). Returns {min, worst: [{ratio, color, background, tag, cls, text}], n}.
+CONTRAST_JS = """(selector) => {
+  const parse = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+    const p = m[1].split(/[ ,/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const over = (top, bottom) => { const a = top[3];
+    return [0, 1, 2].map(i => top[i] * a + bottom[i] * (1 - a)).concat([1]); };
+  const background = (el) => { const layers = [];
+    for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor);
+      if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; } }
+    let bg = [255, 255, 255, 1];
+    for (let i = layers.length - 1; i >= 0; i--) bg = over(layers[i], bg);
+    return bg; };
+  const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const out = [];
+  for (const root of document.querySelectorAll(selector)) {
+    for (const el of [root, ...root.querySelectorAll('*')]) {
+      if (!el.getClientRects().length) continue;
+      const own = [...el.childNodes].filter(n => n.nodeType === 3 && n.textContent.trim()).map(n => n.textContent.trim()).join(' ');
+      if (!own) continue;
+      const st = getComputedStyle(el); if (st.visibility === 'hidden' || Number(st.opacity) === 0) continue;
+      const bg = background(el); const fg = over(parse(st.color), bg);
+      const [a, b] = [lum(fg), lum(bg)]; const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+      out.push({ratio: Math.round(ratio * 100) / 100, color: st.color, background: 'rgb(' + bg.slice(0, 3).map(Math.round).join(', ') + ')',
+                tag: el.tagName, cls: el.className || '', text: own.slice(0, 60)});
+    }
+  }
+  out.sort((x, y) => x.ratio - y.ratio);
+  return {min: out.length ? out[0].ratio : null, worst: out.slice(0, 5), n: out.length};
+}"""
+
+# JS: visible elements matching `selector` whose content is wider than their box (clipped or
+# scrolled sideways): [{cls, scrollWidth, clientWidth}].
+CLIPPED_JS = """(selector) => [...document.querySelectorAll(selector)]
+  .filter(e => e.getClientRects().length && e.scrollWidth > e.clientWidth + 1)
+  .map(e => ({cls: String(e.className).slice(0, 80), text: (e.innerText || '').slice(0, 40), scrollWidth: e.scrollWidth, clientWidth: e.clientWidth}))"""

@@ -271,7 +271,7 @@ class RulingsBar:
 
 def result_html(summary: str) -> str:
     """The one-line result every panel leads with (escaped): ``Hit: 7 damage to the Chest (9 - 2 armour)``."""
-    return f'<div class="rl-result" role="status">{esc(summary)}</div>'
+    return f'<div class="rl-result-line" role="status">{esc(summary)}</div>'
 
 
 def default_summary(step: Step) -> str:

@@ -37,11 +37,20 @@ def _span(result) -> str:
     return f"{result.row.low}" if result.row.low == result.row.high else f"{result.row.low}–{result.row.high}"
 
 
+def _first_sentence(text: str) -> str:
+    head, dot, _rest = text.partition(". ")
+    return head + "." if dot else text
+
+
 def row_summary(result) -> str:
-    """The result line of a roll: ``d100 42 → row 42–43: Skull Fracture. …`` (the row's cells after
-    its range, joined with ``; ``)."""
-    cells = [str(v) for v in list(result.cells.values())[1:] if str(v).strip()]
-    return f"{result.dice} {result.roll} → row {_span(result)}" + (f": {'; '.join(cells)}" if cells else "")
+    """The result line of a roll: the die, the face, the row, its first cell after the range cut to
+    its first sentence, and the other cells in brackets: ``d100 42 → row 42–43: Skull Fracture.
+    (Severe; 30 days' rest)``."""
+    cells = [_first_sentence(str(v).strip()) for v in list(result.cells.values())[1:] if str(v).strip()]
+    line = f"{result.dice} {result.roll} → row {_span(result)}"
+    if cells:
+        line += f": {cells[0]}" + (f" ({'; '.join(cells[1:])})" if len(cells) > 1 else "")
+    return line
 
 
 def _row_html(result, rules) -> str:
