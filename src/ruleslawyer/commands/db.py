@@ -15,7 +15,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_build)
 
     p = sub.add_parser("search", help="full-text search of the rules")
-    p.add_argument("query", nargs="+", help="words, \"a phrase\", or a prefix*")
+    p.__class__ = _SearchParser  # "-parry" is a word of the query, not an unknown option
+    p.add_argument("query", nargs="+", help="words, \"a phrase\", or a prefix* (a word may start with -)")
     p.add_argument("--ruleset", help="mastery, mythras, darkmaster (or a house-rules ruleset)")
     p.add_argument("--limit", type=int, default=10, help="maximum hits (1-1000, default 10)")
     p.add_argument("--json", action="store_true", help="print the hits (and hint) as JSON")
@@ -45,6 +46,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     how.add_argument("--seed", type=int, help="seed the roll so it can be repeated")
     p.add_argument("--json", action="store_true", help="print the roll, the row and its citation as JSON")
     p.set_defaults(func=_roll)
+
+
+class _SearchParser(argparse.ArgumentParser):
+    """The ``search`` parser: an argument starting with a single ``-`` that names none of its options
+    (``-parry``, ``-20``) is a word of the query, not an unknown option; ``--`` still ends the options."""
+
+    def _parse_optional(self, arg_string):
+        found = super()._parse_optional(arg_string)
+        if found is None or arg_string.startswith("--"):
+            return found
+        entries = found if isinstance(found, list) else [found]
+        return None if all(entry[0] is None for entry in entries) else found
 
 
 def _plain_snippet(snippet: str) -> str:
@@ -89,6 +102,8 @@ def _search(args) -> int:
     for n, hit in enumerate(results, 1):
         print(f"{n}. {hit.breadcrumb}  [{hit.id}]")
         print(f"   {_plain_snippet(hit.snippet)}")
+        if hit.matched_heading:
+            print(f"   (matched in the heading: {_plain_snippet(hit.matched_heading)})")
     return 0
 
 

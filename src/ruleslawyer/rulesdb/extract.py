@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import unicodedata
 
 from collections.abc import Callable
 
@@ -194,6 +195,12 @@ Progress = Callable[[str], None]
 #: A table row is the entry for the name in its first cell when its other cells say at least this
 #: many words about it.
 ROW_LABEL_WORDS = 4
+
+
+def _ascii_words(*texts: str) -> bool:
+    """Whether every word character of ``texts`` is ASCII (dashes, quotes and symbols may not be)."""
+    return all(t.isascii() or not any(c.isalnum() or unicodedata.category(c)[0] in "MC" for c in t if ord(c) > 127)
+               for t in texts)
 
 
 def states_number(text: str) -> bool:
@@ -363,15 +370,17 @@ def _write_search_units(conn: sqlite3.Connection, stems: dict[str, str]) -> None
     row of a rollable table when a cell besides the die's faces has one.
     """
     rows = []
-    for rowid, ruleset, kind, text, source_kind, cells, dice in conn.execute(
-            "SELECT u.rowid, u.ruleset, u.kind, u.body, c.kind, r.cells, t.dice FROM units u "
+    for rowid, ruleset, kind, text, source_kind, cells, dice, heading, trail in conn.execute(
+            "SELECT u.rowid, u.ruleset, u.kind, u.body, c.kind, r.cells, t.dice, u.heading, u.trail FROM units u "
             "JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter "
             "LEFT JOIN table_rows r ON r.unit_id = u.id LEFT JOIN rule_tables t ON t.id = u.table_id "
             "ORDER BY u.rowid"):
         code = 0 if source_kind != "supplement" else 1 if kind == "row" else 2
         said = " ".join(json.loads(cells)[1:]) if dice and cells else text
-        rows.append((rowid, ruleset, code, int(kind == "heading"), int(states_number(said))))
-    conn.executemany("INSERT INTO search_units (rowid, ruleset, kind, title, number) VALUES (?, ?, ?, ?, ?)", rows)
+        rows.append((rowid, ruleset, code, int(kind == "heading"), int(states_number(said)),
+                     int(_ascii_words(text, heading, trail))))
+    conn.executemany("INSERT INTO search_units (rowid, ruleset, kind, title, number, ascii) VALUES (?, ?, ?, ?, ?, ?)",
+                     rows)
     defined = conn.execute(
         "SELECT g.key, g.ruleset, u.rowid, c.kind = 'supplement' FROM glossary g JOIN units u ON u.id = g.unit_id "
         "JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter "

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from .words import STOPWORDS, fold, normalize, query_tokens
 
-__all__ = ["Alt", "Part", "Group", "Compiled", "SearchData", "compile_query_text", "NEGATIONS", "FILLER"]
+__all__ = ["Alt", "Part", "Group", "Compiled", "SearchData", "compile_query_text", "rows", "NEGATIONS", "FILLER"]
 
 MAX_TERMS = 32
 MAX_WORDS = 64
@@ -131,8 +131,8 @@ class SearchData:
 
     def __init__(self, conn: sqlite3.Connection):
         self.rulesets: tuple[str, ...] = tuple(
-            r[0] for r in conn.execute("SELECT DISTINCT ruleset FROM chapters ORDER BY ruleset"))
-        self.units: int = conn.execute("SELECT max(rowid) FROM search_units").fetchone()[0] or 1
+            r[0] for r in rows(conn, "SELECT DISTINCT ruleset FROM chapters ORDER BY ruleset"))
+        self.units: int = rows(conn, "SELECT max(rowid) FROM search_units")[0][0] or 1
         self._synonyms: dict[tuple[int, str], list[tuple[str, tuple[str, ...], float]]] | None = None
         self._labels: dict[tuple[str, ...], list[tuple[int, int]]] | None = None
         self._vocab: dict[int, list[tuple[str, int]]] | None = None
@@ -157,8 +157,8 @@ class SearchData:
             import json
 
             table: dict[tuple[int, str], list[tuple[str, tuple[str, ...], float]]] = {}
-            for scope, content, key, phrases, weight in conn.execute(
-                    "SELECT scope, content, key, phrases, weight FROM synonyms ORDER BY scope, content, key"):
+            for scope, content, key, phrases, weight in rows(
+                    conn, "SELECT scope, content, key, phrases, weight FROM synonyms ORDER BY scope, content, key"):
                 table.setdefault((content, key), []).append((scope, tuple(json.loads(phrases)), weight))
             self._synonyms = table
         return self._synonyms
@@ -170,7 +170,7 @@ class SearchData:
             return frozenset()
         if self._labels is None:
             by_key: dict[tuple[str, ...], list[tuple[int, int]]] = {}
-            for key, rowid, strong in conn.execute("SELECT key, rowid, strong FROM labels"):
+            for key, rowid, strong in rows(conn, "SELECT key, rowid, strong FROM labels"):
                 by_key.setdefault(tuple(sorted(set(key.split()))), []).append((rowid, strong))
             self._labels = by_key
         return frozenset(r for r, strong in self._labels.get(tuple(sorted(set(stems))), ()) if strong or weak)
@@ -180,7 +180,7 @@ class SearchData:
         correction and "did you mean")."""
         if self._vocab is None:
             by_len: dict[int, list[tuple[str, int]]] = {}
-            for w, docs in conn.execute("SELECT term, doc FROM vocab WHERE term GLOB '[a-z]*' ORDER BY term"):
+            for w, docs in rows(conn, "SELECT term, doc FROM vocab WHERE term GLOB '[a-z]*' ORDER BY term"):
                 by_len.setdefault(len(w), []).append((w, docs))
             self._vocab = by_len
         return self._vocab
@@ -191,12 +191,19 @@ class SearchData:
         return [w for n in range(len(word) - spread, len(word) + spread + 1) for w in by_len.get(n, ())]
 
 
+def rows(conn: sqlite3.Connection, sql: str, params=()) -> list[tuple]:
+    """Every row of ``sql`` as plain tuples (whatever the connection's row factory)."""
+    cur = conn.cursor()
+    cur.row_factory = None
+    return cur.execute(sql, params).fetchall()
+
+
 def _in(conn: sqlite3.Connection, sql: str, values, row):
     """Rows of ``sql`` with its ``IN ({})`` bound to ``values`` (in chunks), each through ``row``."""
     listed = sorted(set(values))
     for k in range(0, len(listed), 500):
         chunk = listed[k:k + 500]
-        yield from map(row, conn.execute(sql.format(",".join("?" * len(chunk))), chunk))
+        yield from map(row, rows(conn, sql.format(",".join("?" * len(chunk))), chunk))
 
 
 class _Compiler:
@@ -333,6 +340,8 @@ def _spans(c: _Compiler, toks, used: list[bool], pending: list) -> None:
                 meant = [w for w in words if not _stop(w)]
                 # the GM's own words: all of them (as typed or in any order) anywhere in the unit
                 own = c.alt(words) if len(meant) < 2 else c.alt(" & ".join(meant).split())
+                typed_stems = {" ".join(c.stem(w) for w in words), " ".join(c.stem(w) for w in meant)}
+                syn = [a for a in syn if a is not None and " ".join(a.stems) not in typed_stems]
                 g = c.group([own, *syn], [w for w in words if not _stop(w)] or words, scale)
                 if g:
                     for i in range(span[0], span[-1] + 1):
@@ -425,7 +434,7 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
     pairs = _bigrams(c, toks) if len(toks) > 1 and kept else None
     notes = [a.note for g in kept for p in g.parts for a in p.alts if a.note]
     named = " ".join([w for p in phrases for w in p] + [w for _, p, _ in toks for w in p])
-    sections = tuple(conn.execute("SELECT rowid, last FROM titles WHERE key = ?", (named,))) if named else ()
+    sections = tuple(rows(conn, "SELECT rowid, last FROM titles WHERE key = ?", (named,))) if named else ()
     return Compiled(tuple(kept) + ((pairs,) if pairs else ()), tuple(dict.fromkeys(notes)),
                     bool(_QUANTITY.search(low)), c.definition, sections)
 

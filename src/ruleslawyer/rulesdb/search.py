@@ -44,13 +44,15 @@ from dataclasses import asdict, dataclass, field
 
 from ruleslawyer.errors import RulesInputError
 
-from .query import Compiled, Group, Part, SearchData, compile_query_text
+from .query import Compiled, Group, Part, SearchData, compile_query_text, rows as _rows
 from .words import HEADING_WEIGHT, STOPWORDS, TRAIL_WEIGHT, fold, normalize, query_tokens
 
 __all__ = ["Hit", "SearchResults", "compile_query", "search", "suggest", "complete", "HEADING_WEIGHT",
            "STOPWORDS"]
 
 SNIPPET_TOKENS = 32
+#: A snippet marked in Python shows about this many characters around the first match.
+SNIPPET_CHARS = 200
 #: Rows one part's ``MATCH`` returns at most (best bm25 first): bounds the work on a huge corpus.
 GROUP_ROWS = 2000
 
@@ -217,67 +219,103 @@ def compile_query(query: str, *, db=None, rules=None) -> tuple[str, str]:
 # --------------------------------------------------------------------------------------------
 # Ranking
 
-_GROUP_SQL = ("SELECT units_fts.rowid, bm25(units_fts, {h}, 1.0, {t}), bm25(units_fts, 0.0, 1.0, 0.0), "
-              "bm25(units_fts, 1.0, 0.0, 0.0), s.ruleset, s.kind, s.title, s.number "
-              "FROM units_fts CROSS JOIN search_units s ON s.rowid = units_fts.rowid "
-              "WHERE units_fts MATCH ?{filter}{order}")
-_SQL = {(one, big): _GROUP_SQL.format(h=HEADING_WEIGHT, t=TRAIL_WEIGHT, filter=" AND s.ruleset = ?" if one else "",
-                                      order=f" ORDER BY 2 LIMIT {GROUP_ROWS}" if big else "")
-        for one in (False, True) for big in (False, True)}
+_PART_SQL = ("SELECT {i}, units_fts.rowid, bm25(units_fts, {h}, 1.0, {t}), bm25(units_fts, 0.0, 1.0, 0.0), "
+             "bm25(units_fts, 1.0, 0.0, 0.0), s.ruleset, s.kind, s.title, s.number "
+             "FROM units_fts CROSS JOIN search_units s ON s.rowid = units_fts.rowid "
+             "WHERE units_fts MATCH ?{filter}")
+
+
+def _statement(compiled: Compiled, ruleset: str | None, big: bool) -> tuple[str, tuple]:
+    """One SQL statement running every part's ``MATCH`` (``UNION ALL``, each row tagged with its
+    part's number), and its parameters; kept on the compiled query."""
+    key = ("sql", big)
+    got = compiled.cache.get(key)
+    if got is None:
+        selects, params = [], []
+        for i, p in enumerate(p for g in compiled.groups for p in g.parts):
+            scope = ruleset if ruleset is not None else p.scope
+            sql = _PART_SQL.format(i=i, h=HEADING_WEIGHT, t=TRAIL_WEIGHT, filter=" AND s.ruleset = ?" if scope else "")
+            selects.append(f"SELECT * FROM ({sql} ORDER BY 3 LIMIT {GROUP_ROWS})" if big else sql)
+            params += [p.fts, scope] if scope else [p.fts]
+        got = compiled.cache[key] = (" UNION ALL ".join(selects), tuple(params))
+    return got
 
 
 class _Unit:
-    """A candidate's running totals while the groups' rows are combined."""
+    """A candidate's running totals while the groups' rows are combined, and its fixed factors."""
 
-    __slots__ = ("cover", "bm", "ruleset", "kind", "title", "number", "heading_only", "via")
+    __slots__ = ("cover", "bm", "ruleset", "factor", "supplement", "heading_only", "via")
 
-    def __init__(self, ruleset: str, kind: int, title: int, number: int):
+    def __init__(self, ruleset: str, kind: int, title: int, number: int, quantity: bool):
         self.cover = 0.0
         self.bm = 0.0
-        self.ruleset, self.kind, self.title, self.number = ruleset, kind, title, number
+        self.ruleset = ruleset
+        self.supplement = kind > 0
+        factor = SUPPLEMENT_PROSE_FACTOR if kind == 2 else SUPPLEMENT_ROW_FACTOR if kind == 1 else 1.0
+        if title:
+            factor *= TITLE_FACTOR
+        if quantity and number:
+            factor *= NUMBER_FACTOR
+        self.factor = factor
         self.heading_only = False
         self.via: list[Part] = []
 
 
-def _run_group(conn: sqlite3.Connection, g: Group, ruleset: str | None, big: bool, label_bonus: float,
-               units: dict[int, _Unit], named: tuple[tuple[int, int], ...]) -> None:
-    """Run a group's ``MATCH``es and add its share to each unit it matches (the best part counts).
+def _run(conn: sqlite3.Connection, compiled: Compiled, ruleset: str | None, big: bool) -> dict[int, _Unit]:
+    """Run the query's one statement and combine its rows, group by group, into candidates."""
+    sql, params = _statement(compiled, ruleset, big)
+    parts = [p for g in compiled.groups for p in g.parts]
+    rows: list[list] = [[] for _ in parts]
+    for row in _rows(conn, sql, params):
+        rows[row[0]].append(row)
+    units: dict[int, _Unit] = {}
+    label_bonus = LABEL_BONUS * (2.0 if compiled.definition else 1.0)
+    k = 0
+    for g in compiled.groups:  # the adjacent-pairs group, last, only adds to units found before
+        best: dict[int, list] = {}
+        for p in g.parts:
+            _take(rows[k], p, g, ruleset, label_bonus, compiled, units, best)
+            k += 1
+        _add(g, best, units)
+    return units
+
+
+def _take(rows: list, p: Part, g: Group, ruleset: str | None, label_bonus: float, compiled: Compiled,
+          units: dict[int, _Unit], best: dict[int, list]) -> None:
+    """Add one part's rows to its group's ``best`` (per unit: value, bm25, in the body, synonym
+    parts, matched as typed); the best part counts.
 
     A match only through the unit's section title counts ``OWN_TITLE_FACTOR``, only through a title
-    above it ``TRAIL_FACTOR`` — except under a section the query names (``named``: rowid runs).
+    above it ``TRAIL_FACTOR`` — except under a section the query names (its rowid runs).
     """
-    best: dict[int, list] = {}
-    for p in g.parts:
-        scope = ruleset if ruleset is not None else p.scope
-        rows = conn.execute(_SQL[scope is not None, big], (p.fts, scope) if scope is not None else (p.fts,))
-        for rowid, b, body, own, rs, kind, title, number in rows:
-            value = p.factor
-            if body < 0.0:
-                pass
-            elif named and any(lo <= rowid <= hi for lo, hi in named):
-                pass
-            else:
-                value *= OWN_TITLE_FACTOR if own < 0.0 else TRAIL_FACTOR
-            if rowid in p.defining:
-                # a definition counts more; across rulesets, a synonym's never above the GM's own word
-                value *= 1.0 + label_bonus
-                if ruleset is None and p.factor < 1.0:
-                    value = min(value, SYNONYM_CAP)
-            got = best.get(rowid)
-            if got is None:
-                if rowid not in units:
-                    if g.bonus:
-                        continue
-                    units[rowid] = _Unit(rs, kind, title, number)
-                best[rowid] = got = [0.0, 0.0, False, [], False]
-            got[0] = max(got[0], value)
-            got[1] = max(got[1], -b * p.factor)  # bm25 of the book's word, not the GM's, counts less
-            got[2] = got[2] or body < 0.0
-            if p.factor < 1.0 or any(a.note for a in p.alts):
-                got[3].append(p)
-            else:
-                got[4] = True
-    _add(g, best, units)
+    typed = p.factor == 1.0 and not any(a.note for a in p.alts)
+    named, defining, factor = compiled.sections, p.defining, p.factor
+    cap = SYNONYM_CAP if ruleset is None and factor < 1.0 else 1e9
+    for _i, rowid, b, body, own, rs, kind, title, number in rows:
+        value = factor
+        if body >= 0.0 and not (named and any(lo <= rowid <= hi for lo, hi in named)):
+            value *= OWN_TITLE_FACTOR if own < 0.0 else TRAIL_FACTOR
+        if rowid in defining:
+            # a definition counts more; across rulesets, a synonym's never above the GM's own word
+            value = min(value * (1.0 + label_bonus), cap)
+        got = best.get(rowid)
+        if got is None:
+            if rowid not in units:
+                if g.bonus:
+                    continue
+                units[rowid] = _Unit(rs, kind, title, number, compiled.quantity)
+            best[rowid] = got = [0.0, 0.0, False, [], False]
+        if value > got[0]:
+            got[0] = value
+        b *= -factor  # bm25 of the book's word, not the GM's, counts less
+        if b > got[1]:
+            got[1] = b
+        if body < 0.0:
+            got[2] = True
+        if typed:
+            got[4] = True
+        else:
+            got[3].append(p)
 
 
 def _add(g: Group, best: dict[int, list], units: dict[int, _Unit]) -> None:
@@ -292,57 +330,44 @@ def _add(g: Group, best: dict[int, list], units: dict[int, _Unit]) -> None:
             u.via += parts
 
 
-def _score(u: _Unit, total: float, quantity: bool) -> float:
-    b = u.bm * (SUPPLEMENT_FACTOR if u.kind else 1.0)
-    return _factor(u, u.cover / total + BM25_SHARE * b / (1.0 + b), quantity)
-
-
-def _factor(u: _Unit, score: float, quantity: bool, title: bool = True) -> float:
-    if u.kind == 2:
-        score *= SUPPLEMENT_PROSE_FACTOR
-    elif u.kind == 1:
-        score *= SUPPLEMENT_ROW_FACTOR
-    if u.title and title:
-        score *= TITLE_FACTOR
-    if quantity and u.number:
-        score *= NUMBER_FACTOR
-    return score
-
-
-def _named_score(u: _Unit, rowid: int, lo: int, hi: int, total: float, quantity: bool) -> float:
-    """A unit of a section the query names: read in order, its heading first (document order
-    stands in for bm25)."""
-    return _factor(u, u.cover / total + BM25_SHARE * (1.0 - 0.5 * (rowid - lo) / (hi - lo + 1)), quantity,
-                   title=False)
-
-
 def _rank(units: dict[int, _Unit], compiled: Compiled, ruleset: str | None, limit: int) -> list[tuple[float, int]]:
-    """The best ``limit`` units as ``(score, rowid)``, best first (document order breaks ties); with
-    no ruleset selected, each other ruleset's best hit close to the top one is moved up."""
+    """The best ``limit`` units as ``(score, rowid)``, best first (document order breaks ties).
+
+    A unit's score: its cover over the query's total weight, plus bm25 squashed into [0, BM25_SHARE)
+    (a supplement's bm25 times SUPPLEMENT_FACTOR), times its factors; a unit of a section the query
+    names is read in order, its heading first (document order stands in for bm25). With no ruleset
+    selected, each other ruleset's best hit close to the top one is moved up.
+    """
     total = sum(g.weight for g in compiled.groups if not g.bonus) or 1.0
-    scored = [(_score(u, total, compiled.quantity), -r) for r, u in units.items()]
+    scored = []
+    for r, u in units.items():
+        b = u.bm * SUPPLEMENT_FACTOR if u.supplement else u.bm
+        scored.append(((u.cover / total + BM25_SHARE * b / (1.0 + b)) * u.factor, -r))
     if compiled.sections:
-        named = {r: (lo, hi) for lo, hi in compiled.sections for r in range(lo, hi + 1) if r in units}
-        scored = [(_named_score(units[-r], -r, *named[-r], total, compiled.quantity) if -r in named else s, r)
-                  for s, r in scored]
-    ranked = [(s, -r) for s, r in heapq.nlargest(limit, scored)]
-    if ruleset is not None or not ranked:
-        return ranked
-    best: dict[str, tuple[float, int]] = {}
-    for s, r in heapq.nlargest(limit * 4, scored):
-        best.setdefault(units[-r].ruleset, (s, -r))
-    lead = ranked[0][0]
-    moved = sorted((v for v in best.values() if v[0] >= OTHER_RULESET_SHARE * lead), reverse=True)
-    if len(moved) < 2:
-        return ranked
-    return (moved + [x for x in ranked if x not in moved])[:limit]
+        for k, (sc, r) in enumerate(scored):
+            run = next(((lo, hi) for lo, hi in compiled.sections if lo <= -r <= hi), None)
+            if run is not None:
+                u, (lo, hi) = units[-r], run
+                share = BM25_SHARE * (1.0 - 0.5 * (-r - lo) / (hi - lo + 1))
+                scored[k] = ((u.cover / total + share) * (u.factor / TITLE_FACTOR if -r == lo else u.factor), r)
+    scored.sort(reverse=True)
+    ranked = [(sc, -r) for sc, r in scored[:limit]]
+    if ruleset is None and ranked:
+        best: dict[str, tuple[float, int]] = {}
+        for sc, r in scored[:limit * 4]:
+            best.setdefault(units[-r].ruleset, (sc, -r))
+        moved = sorted((v for v in best.values() if v[0] >= OTHER_RULESET_SHARE * ranked[0][0]), reverse=True)
+        if len(moved) > 1:
+            ranked = (moved + [x for x in ranked if x not in moved])[:limit]
+    return ranked
 
 
 # --------------------------------------------------------------------------------------------
 # Hits: text, snippet, marks
 
-_HIT_SQL = ("SELECT rowid, id, ruleset, breadcrumb, text, kind, section, body, heading, trail FROM units "
-            "WHERE rowid IN (SELECT value FROM json_each(?))")
+_HIT_SQL = ("SELECT u.rowid, u.id, u.ruleset, u.breadcrumb, u.text, u.kind, u.section, u.body, u.heading, u.trail, "
+            "s.ascii FROM units u CROSS JOIN search_units s ON s.rowid = u.rowid "
+            "WHERE u.rowid IN ({})")
 _FTS_HIT_SQL = ("SELECT rowid, snippet(units_fts, 1, '\ue000', '\ue001', '…', "
                 f"{SNIPPET_TOKENS}), highlight(units_fts, 0, '\ue000', '\ue001'), "
                 "highlight(units_fts, 2, '\ue000', '\ue001') FROM units_fts "
@@ -350,62 +375,99 @@ _FTS_HIT_SQL = ("SELECT rowid, snippet(units_fts, 1, '\ue000', '\ue001', '…', 
 _WORD = re.compile(r"[A-Za-z0-9]+")
 
 
+_SPECIAL = re.compile("[&<>\"'\ue000\ue001]")
+
+
 def _escape(text: str) -> str:
     """``text`` escaped for HTML (what ``html.escape(text, quote=True)`` does, without importing html),
     with the FTS5 markers turned into ``<mark>``."""
+    if _SPECIAL.search(text) is None:
+        return text
     return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
             .replace("'", "&#x27;").replace(_START, "<mark>").replace(_END, "</mark>"))
 
 
-def _pattern(words, prefixes) -> re.Pattern | None:
-    """Whole ASCII words (any case) in ``words``, or starting with one of ``prefixes``."""
-    terms = sorted({re.escape(w) for w in words}, key=len, reverse=True)
-    terms += [re.escape(p) + "[A-Za-z0-9]*" for p in sorted(set(prefixes))]
-    if not terms:
-        return None
-    return re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(terms) + r")(?![A-Za-z0-9])", re.IGNORECASE)
+def _meant(a) -> tuple[str, ...]:
+    """The stems of an alternative worth marking: its words but the question words ("99 or 00")."""
+    kept = tuple(s for w, s in zip(a.words, a.stems) if w not in STOPWORDS)
+    return kept or a.stems
 
 
 def _patterns(conn: sqlite3.Connection, data: SearchData, compiled: Compiled, ruleset: str) -> dict:
-    """What marks a hit of ``ruleset``: one pattern for every alternative that applies to it, and one
-    per alternative (which synonym matched), built from the rules' own forms of the stems."""
+    """What marks a hit of ``ruleset``: the rules' own forms of the stems of every alternative that
+    applies to it (``all``: words and prefixes), and of each alternative (which synonym matched)."""
     got = compiled.cache.get(ruleset)
     if got is None:
         alts = [a for g in compiled.groups if not g.bonus for p in g.parts for a in p.alts
                 if a.scope in (None, ruleset)]
         forms = data.forms(conn, {s for a in alts for s in a.stems})
-        each = {}
-        for a in alts:
-            words = [w for s in a.stems for w in forms.get(s, [s])]
-            each[a] = _pattern(words, [a.prefix] if a.prefix else [])
-        words = [w for a in alts for s in a.stems for w in forms.get(s, [s])]
-        got = compiled.cache[ruleset] = {"all": _pattern(words, [a.prefix for a in alts if a.prefix]), "each": each}
+        each = {a: (frozenset(w for s in _meant(a) for w in forms.get(s, [s])), (a.prefix,) if a.prefix else ())
+                for a in alts}
+        words = frozenset(w for ws, _p in each.values() for w in ws)
+        got = compiled.cache[ruleset] = {"all": (words, tuple(a.prefix for a in alts if a.prefix)), "each": each}
     return got
 
 
-def _mark(text: str, pattern: re.Pattern | None, window: int = 0) -> str:
-    """``text`` escaped, every match of ``pattern`` in ``<mark>``; with ``window``, at most that many
-    words around the first match (``…`` where cut)."""
-    matches = list(pattern.finditer(text)) if pattern is not None else []
+def _found(low: str, marks: tuple[frozenset[str], tuple[str, ...]]) -> list[tuple[int, int]]:
+    """Spans of the whole words of ``low`` (lowercase ASCII text) in ``marks`` or starting with one of
+    its prefixes, in order."""
+    words, prefixes = marks
+    spans = []
+    n = len(low)
+    for w in (*words, *prefixes):
+        i = low.find(w)
+        while i >= 0:
+            j = i + len(w)
+            if (i == 0 or not low[i - 1].isalnum()) and (w in words and (j == n or not low[j].isalnum())
+                                                           or w not in words):
+                while j < n and low[j].isalnum():
+                    j += 1
+                spans.append((i, j))
+            i = low.find(w, j)
+    spans.sort()
+    return [s for k, s in enumerate(spans) if k == 0 or s[0] >= spans[k - 1][1]]
+
+
+def _mark(text: str, marks: tuple[frozenset[str], tuple[str, ...]], window: int = 0) -> str:
+    """``text`` (ASCII words) escaped, every word in ``marks`` (or starting with one of its prefixes) in
+    ``<mark>``; with ``window``, at most about that many characters around the first marked word, cut
+    at spaces (``…`` where cut)."""
+    spans = _found(text.lower(), marks)
     start, end, out = 0, len(text), []
-    if window and len(text) > window * 4:
-        toks = list(_WORD.finditer(text))
-        if len(toks) > window:
-            first = next((k for k, t in enumerate(toks) if matches and t.end() > matches[0].start()), 0)
-            lo = max(0, min(first - 4, len(toks) - window))
-            hi = lo + window
-            start = toks[lo].start()
-            end = len(text) if hi >= len(toks) else toks[hi - 1].end()
-            out = ["…"] if lo else []
+    if window and len(text) > window:
+        first = spans[0][0] if spans else 0
+        start = max(0, min(first - window // 6, len(text) - window))
+        if start:
+            start = text.find(" ", start, first) + 1 or start
+            out.append("…")
+        end = start + window
+        if end < len(text):
+            end = text.rfind(" ", start, end) if " " in text[start:end] else end
     pos = start
-    for m in matches:
-        if m.start() >= start and m.end() <= end:
-            out += (_escape(text[pos:m.start()]), "<mark>", _escape(m.group()), "</mark>")
-            pos = m.end()
+    for a, b in spans:
+        if a >= start and b <= end:
+            out += (_escape(text[pos:a]), "<mark>", _escape(text[a:b]), "</mark>")
+            pos = b
     out.append(_escape(text[pos:end]))
     if end < len(text):
         out.append("…")
     return "".join(out)
+
+
+def _via(u: _Unit, where: str, pats: dict) -> tuple[str, ...]:
+    """The notes of the synonyms (and corrections) whose words are in ``where`` (a hit's text and
+    headings), for the groups the unit matched only through them."""
+    if not u.via:
+        return ()
+    low = where.lower()
+    seen = {low[a:b] for a, b in _found(low, pats["all"])}
+    notes = []
+    for p in u.via:
+        for a in p.alts:
+            words, prefixes = pats["each"].get(a, (frozenset(), ()))
+            if a.note and (not seen.isdisjoint(words) or (prefixes and any(w.startswith(prefixes) for w in seen))):
+                notes.append(a.note)
+    return tuple(dict.fromkeys(notes))
 
 
 def _heading(trail: str, heading: str) -> str:
@@ -415,25 +477,22 @@ def _heading(trail: str, heading: str) -> str:
 def _hits(conn: sqlite3.Connection, data: SearchData, ranked: list[tuple[float, int]], units: dict[int, _Unit],
           compiled: Compiled) -> list[Hit]:
     """The hits for ranked rowids: text and breadcrumb, the snippet and the heading with their marks."""
-    import json
 
-    rows = {r[0]: r for r in conn.execute(_HIT_SQL, (json.dumps([r for _s, r in ranked]),))}
-    beyond = [r for r, row in rows.items() if not (row[7].isascii() and row[8].isascii() and row[9].isascii())]
+    rows = {r[0]: r for r in _rows(conn, _HIT_SQL.format(",".join("?" * len(ranked))), [r for _s, r in ranked])}
+    beyond = [r for r, row in rows.items() if not row[10]]
     fts = _fts_marks(conn, compiled, beyond, units) if beyond else {}
     hits = []
     for score, r in ranked:
-        _r, uid, rs, crumb, text, kind, section, body, heading, trail = rows[r]
+        _r, uid, rs, crumb, text, kind, section, body, heading, trail, _ascii = rows[r]
         u = units[r]
         if r in fts:
             snippet, marked = fts[r]
             via = tuple(dict.fromkeys(a.note for p in u.via for a in p.alts if a.note and _has(conn, a.fts, r)))
         else:
             pats = _patterns(conn, data, compiled, rs)
-            snippet = _mark(body, pats["all"], SNIPPET_TOKENS)
+            snippet = _mark(body, pats["all"], SNIPPET_CHARS)
             marked = _mark(_heading(trail, heading), pats["all"]) if u.heading_only else ""
-            where = f"{body}\n{heading}\n{trail}"
-            via = tuple(dict.fromkeys(a.note for p in u.via for a in p.alts
-                                      if a.note and (pat := pats["each"].get(a)) is not None and pat.search(where)))
+            via = _via(u, f"{body}\n{heading}\n{trail}", pats)
         hits.append(Hit(uid, rs, crumb, snippet, text, round(score, 6), kind, section, via, marked))
     return hits
 
@@ -448,13 +507,13 @@ def _fts_marks(conn: sqlite3.Connection, compiled: Compiled, rowids: list[int],
         ids = [r for r in rowids if units[r].ruleset == rs]
         expr = " OR ".join(dict.fromkeys(a.fts for g in compiled.groups for p in g.parts for a in p.alts
                                          if a.scope in (None, rs)))
-        for r, snippet, heading, trail in conn.execute(_FTS_HIT_SQL, (expr, json.dumps(ids))):
+        for r, snippet, heading, trail in _rows(conn, _FTS_HIT_SQL, (expr, json.dumps(ids))):
             out[r] = (_escape(snippet), _escape(_heading(trail, heading)) if units[r].heading_only else "")
     return out
 
 
 def _has(conn: sqlite3.Connection, fts: str, rowid: int) -> bool:
-    return conn.execute("SELECT 1 FROM units_fts WHERE units_fts MATCH ? AND rowid = ?", (fts, rowid)).fetchone() is not None
+    return bool(_rows(conn, "SELECT 1 FROM units_fts WHERE units_fts MATCH ? AND rowid = ?", (fts, rowid)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -494,11 +553,7 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
                 if not query.strip() else
                 "Nothing searchable in that query; type a word or a phrase, e.g. parry or \"fighting on\".")
         return SearchResults(query=query, hint=hint)
-    units: dict[int, _Unit] = {}
-    label_bonus = LABEL_BONUS * (2.0 if compiled.definition else 1.0)
-    big = data.units > GROUP_ROWS
-    for g in compiled.groups:
-        _run_group(conn, g, ruleset, big, label_bonus, units, compiled.sections)
+    units = _run(conn, compiled, ruleset, data.units > GROUP_ROWS)
     expr = _fts(compiled.groups)
     ranked = _rank(units, compiled, ruleset, limit)
     if ranked:
