@@ -187,7 +187,8 @@ def _resolve(ref: str, ruleset: str, chapter_titles: set[str], sections: dict[tu
 
 #: A number a quantity question may be after: digits (2, 1d20, 1–3) or a number word.
 _NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|half|halve[sd]?"
-                     r"|twice|double|triple|single|once|dozen|none|tenth|fifth|quarter)\b", re.IGNORECASE)
+                     r"|twice|double|triple|single|once|dozen|none|tenth|fifth|quarter|number of|equal to|as many"
+                     r"|as much|per|up to|at most|at least|more than|fewer than|less than)\b", re.IGNORECASE)
 _HAS_WORD = re.compile(r"\w")
 
 Progress = Callable[[str], None]
@@ -204,7 +205,8 @@ def _ascii_words(*texts: str) -> bool:
 
 
 def states_number(text: str) -> bool:
-    """Whether ``text`` states a number or a die (``2 AP``, ``1d20``, ``1–3``, ``three types``)."""
+    """Whether ``text`` states a number, a die or an amount (``2 AP``, ``1d20``, ``1–3``, ``three types``,
+    ``a number of rounds equal to``, ``per round``)."""
     return _NUMBER.search(text) is not None
 
 

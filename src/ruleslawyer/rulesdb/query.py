@@ -59,6 +59,7 @@ things guy guys someone somebody people person character characters player playe
 happen happens work works like really actually basically even maybe need needs try trying able
 allowed let lets ok okay kind sort lot stuff while there here now again already else instead
 come comes coming came through into onto across around about under toward towards during yet
+number amount
 """.split())
 
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‟": '"', "″": '"', "«": '"', "»": '"',
@@ -100,6 +101,7 @@ class Part:
     factor: float                 # 1 as typed, SPELLING_FACTOR, SYNONYM_FACTOR
     alts: tuple[Alt, ...]
     defining: frozenset[int]      # units defining one of its alternatives
+    sections: tuple[tuple[int, int], ...] = ()  # rowid runs of the sections one of them names
 
 
 @dataclass(frozen=True)
@@ -174,6 +176,11 @@ class SearchData:
                 by_key.setdefault(tuple(sorted(set(key.split()))), []).append((rowid, strong))
             self._labels = by_key
         return frozenset(r for r, strong in self._labels.get(tuple(sorted(set(stems))), ()) if strong or weak)
+
+    def sections(self, conn: sqlite3.Connection, names: list[str]) -> tuple[tuple[int, int], ...]:
+        """Rowid runs (heading unit, last unit) of the sections titled exactly one of ``names``
+        (folded words: ``"fighting on"``)."""
+        return tuple(sorted(_in(conn, "SELECT rowid, last FROM titles WHERE key IN ({})", names, tuple)))
 
     def vocab(self, conn: sqlite3.Connection) -> dict[int, list[tuple[str, int]]]:
         """The rules' unstemmed words by length, with how many units hold each (for spelling
@@ -260,7 +267,8 @@ class _Compiler:
             defining: frozenset[int] = frozenset()
             for a in members:
                 defining |= self.data.defining(self.conn, a.stems, self.definition)
-            parts.append(Part(" OR ".join(a.fts for a in members), scope or None, -factor, tuple(members), defining))
+            parts.append(Part(" OR ".join(a.fts for a in members), scope or None, -factor, tuple(members), defining,
+                              self.data.sections(self.conn, [" ".join(a.words) for a in members if not a.prefix])))
         words = list(weight_words) + [w for a in seen.values() if a.note for w in a.words]
         weight = self.idf(words) ** IDF_POWER
         if weight_words and all(w in FILLER for w in weight_words):
@@ -361,7 +369,7 @@ def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
         if not prefix and len(parts) == 1:
             alts += c.variants(c.stem(low))
         weight_words = parts
-        if (not prefix and len(parts) == 1 and c.known.get(low, ("", 0))[1] == 0 and len(low) >= 4
+        if (not prefix and len(parts) == 1 and low not in c.known and len(low) >= 4
                 and low.isascii() and low.isalpha() and corrections < MAX_CORRECTIONS):
             corrections += 1
             fix = _correct(low, c)
@@ -408,7 +416,7 @@ def _budget(groups: list[Group]) -> list[Group]:
             alts = p.alts[:budget]
             budget -= len(alts)
             parts.append(p if len(alts) == len(p.alts) else
-                         Part(" OR ".join(a.fts for a in alts), p.scope, p.factor, alts, p.defining))
+                         Part(" OR ".join(a.fts for a in alts), p.scope, p.factor, alts, p.defining, p.sections))
         if parts:
             kept.append(Group(tuple(parts), g.weight, g.bonus))
     return kept

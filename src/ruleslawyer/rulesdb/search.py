@@ -286,10 +286,11 @@ def _take(rows: list, p: Part, g: Group, ruleset: str | None, label_bonus: float
     parts, matched as typed); the best part counts.
 
     A match only through the unit's section title counts ``OWN_TITLE_FACTOR``, only through a title
-    above it ``TRAIL_FACTOR`` — except under a section the query names (its rowid runs).
+    above it ``TRAIL_FACTOR`` — except under a section the query, or the part's alternative, names
+    (its rowid runs): there the heading is what was asked for.
     """
     typed = p.factor == 1.0 and not any(a.note for a in p.alts)
-    named, defining, factor = compiled.sections, p.defining, p.factor
+    named, defining, factor = compiled.sections + p.sections, p.defining, p.factor
     cap = SYNONYM_CAP if ruleset is None and factor < 1.0 else 1e9
     for _i, rowid, b, body, own, rs, kind, title, number in rows:
         value = factor

@@ -73,26 +73,45 @@ def synonym_files() -> tuple[tuple[str | None, Path], ...]:
 
 @lru_cache(maxsize=1)
 def _load() -> tuple[Synonym, ...]:
+    """Every entry of every synonym file. An entry may name its ``concept``; a ruleset's entry naming a
+    concept of common.json without ``terms`` of its own takes that entry's terms (one list of the
+    ways a GM says "leave melee", each ruleset adding its own words for it)."""
+    from ruleslawyer.errors import RulesDataError
+
+    out: list[Synonym] = []
+    concepts: dict[str, list] = {}
+    for ruleset, path, entry in _entries():
+        raw_terms = entry.get("terms")
+        if raw_terms is None:
+            raw_terms = concepts.get(entry.get("concept", ""))
+            if raw_terms is None:
+                raise RulesDataError(f"{path}: a synonym entry needs 'terms' or the 'concept' of a common.json "
+                                     f"entry, got {entry!r}")
+        elif ruleset is None and entry.get("concept"):
+            concepts[entry["concept"]] = raw_terms
+        terms = tuple(" ".join(_words(t)) for t in raw_terms if _words(t))
+        expand = tuple(e for e in map(_expansion, entry["expand"]) if e)
+        weight = entry.get("weight", 1.0)
+        if not isinstance(weight, (int, float)) or isinstance(weight, bool) or not 0 < weight <= 1:
+            raise RulesDataError(f"{path}: synonym weight must be a number above 0 and at most 1, got {weight!r}")
+        if terms and expand:
+            out.append(Synonym(terms, expand, ruleset, float(weight)))
+    return tuple(out)
+
+
+def _entries():
+    """``(ruleset or None, file, entry)`` of every synonym file, common.json first."""
     import json
 
     from ruleslawyer.errors import RulesDataError
 
-    out: list[Synonym] = []
     for ruleset, path in synonym_files():
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            entries = data.get("synonyms", [])
+            entries = json.loads(path.read_text(encoding="utf-8")).get("synonyms", [])
         except (OSError, ValueError, AttributeError) as exc:
             raise RulesDataError(f"{path}: cannot read the synonym data: {exc}") from None
         for entry in entries:
-            terms = tuple(" ".join(_words(t)) for t in entry["terms"] if _words(t))
-            expand = tuple(e for e in map(_expansion, entry["expand"]) if e)
-            weight = entry.get("weight", 1.0)
-            if not isinstance(weight, (int, float)) or isinstance(weight, bool) or not 0 < weight <= 1:
-                raise RulesDataError(f"{path}: synonym weight must be a number above 0 and at most 1, got {weight!r}")
-            if terms and expand:
-                out.append(Synonym(terms, expand, ruleset, float(weight)))
-    return tuple(out)
+            yield ruleset, path, entry
 
 
 def synonyms(ruleset: str | None = None) -> tuple[Synonym, ...]:
