@@ -9,6 +9,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -33,10 +34,10 @@ def require(what: str) -> None:
     pytest.skip(msg + "; run `make browser`")
 
 
-def shot(page, name: str) -> None:
-    """Save a screenshot as ``test-artifacts/<lab|voila>-<name>.png``."""
+def shot(page, name: str, full_page: bool = False) -> None:
+    """Save a screenshot as ``test-artifacts/<lab|voila>-<name>.png`` (the viewport, or the whole page)."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{page.kind}-{name}.png"), full_page=False)
+    page.screenshot(path=str(ARTIFACTS / f"{page.kind}-{name}.png"), full_page=full_page)
 
 
 def free_port() -> int:
@@ -106,3 +107,41 @@ CONTRAST_JS = """(selector) => {
 CLIPPED_JS = """(selector) => [...document.querySelectorAll(selector)]
   .filter(e => e.getClientRects().length && e.scrollWidth > e.clientWidth + 1)
   .map(e => ({cls: String(e.className).slice(0, 80), text: (e.innerText || '').slice(0, 40), scrollWidth: e.scrollWidth, clientWidth: e.clientWidth}))"""
+
+
+def new_page(browser, blocked: list[str], width: int = 1400, height: int = 1000):
+    """A new browser context and page that aborts every request not to 127.0.0.1 (appending its URL
+    to ``blocked``), records dialogs in ``page.dialogs`` and waits up to 30 s by default."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+
+    def guard(route):
+        if urlparse(route.request.url).hostname != "127.0.0.1":
+            blocked.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    context.route("**/*", guard)
+    page = context.new_page()
+    page.dialogs = []
+    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+    page.set_default_timeout(30_000)
+    return context, page
+
+
+def tab(page, title: str) -> None:
+    """Open the app's tab titled ``title``."""
+    import re
+
+    page.locator(".rl-app .lm-TabBar-tab", has_text=re.compile(f"^{re.escape(title)}$")).first.click()
+
+
+def use_script(panel, script: str) -> None:
+    """Scripted dice: the mode, then the script. ipywidgets holds a model's state update back while the
+    kernel is busy with its last one but sends a button click at once, so wait for the script to be
+    in before anything is clicked."""
+    panel.locator(".widget-toggle-button", has_text="Scripted dice").first.click()
+    box = panel.locator(".rl-script input")
+    box.fill(script)
+    box.press("Tab")
+    panel.page.wait_for_timeout(150)

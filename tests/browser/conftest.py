@@ -20,14 +20,13 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
 
 from ruleslawyer.widgets.serve import CONNECTION_CLASS  # noqa: E402 - as `make app` and `make lab` serve
 
 from browserkit import (ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, HOUSE_RULE, NOTEBOOKS,  # noqa: E402
-                     free_port, require as _require, wait_http)
+                     free_port, new_page as _new_page, require as _require, wait_http)
 
 
 @pytest.fixture(scope="session")
@@ -138,30 +137,6 @@ def browser(chromium_path):
             yield b
         finally:
             b.close()
-
-
-def _local_only(route) -> None:
-    host = urlparse(route.request.url).hostname
-    if host == "127.0.0.1":
-        route.continue_()
-    else:
-        route.abort()
-
-
-def _new_page(browser, blocked: list[str]):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-
-    def guard(route):
-        if urlparse(route.request.url).hostname != "127.0.0.1":
-            blocked.append(route.request.url)
-        _local_only(route)
-
-    context.route("**/*", guard)
-    page = context.new_page()
-    page.dialogs = []
-    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
-    page.set_default_timeout(30_000)
-    return context, page
 
 
 _KERNEL_IDLE = ("() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"

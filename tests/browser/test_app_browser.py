@@ -7,7 +7,7 @@ import random
 import re
 import statistics
 
-from browserkit import ARTIFACTS, HOUSE_ID, HOUSE_RULE, XSS_MARK, shot
+from browserkit import ARTIFACTS, HOUSE_ID, HOUSE_RULE, XSS_MARK, shot, tab, use_script
 
 FIGHTING_ON_2 = "mastery/combat/death/fighting-on#2"
 FIGHTING_ON_2_TEXT_START = "Any health damage you take results in a Trauma."  # checked against the db below
@@ -24,10 +24,6 @@ CLICK_TIMED = """([click, selector]) => new Promise((resolve, reject) => {
   el.click();
   setTimeout(() => { obs.disconnect(); reject(new Error('timeout waiting for ' + selector)); }, 10000);
 })"""
-
-
-def tab(page, title: str) -> None:
-    page.locator(".rl-app .lm-TabBar-tab", has_text=re.compile(f"^{re.escape(title)}$")).first.click()
 
 
 def search_panel(page):
@@ -157,17 +153,6 @@ def test_seeded_trauma_roll_shows_the_expected_row(app_page):
         panel.locator(f'.rl-outcome[data-roll="{face}"]').wait_for(state="attached")
         assert panel.locator(".rl-result-line").inner_text().startswith(f"d100 {face} → ")
     assert len(set(seeds)) == 3
-
-
-def use_script(panel, script: str) -> None:
-    """Scripted dice: the mode, then the script. ipywidgets holds a model's state update back while the
-    kernel is busy with its last one but sends a button click at once, so wait for the script to be
-    in before anything is clicked."""
-    panel.locator(".widget-toggle-button", has_text="Scripted dice").first.click()
-    box = panel.locator(".rl-script input")
-    box.fill(script)
-    box.press("Tab")
-    panel.page.wait_for_timeout(150)
 
 
 def test_scripted_mastery_exchange_shows_the_expected_outcome(app_page):
