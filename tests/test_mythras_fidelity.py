@@ -383,7 +383,9 @@ def test_a_burst_is_hard_and_only_its_first_hit_takes_special_effects():
     assert (r.attack.effective_skill, r.attack_level.value, r.location, r.damage) == (40, "Critical", "Head", 6)
     assert [(h.location, h.rolled, h.dealt) for h in r.extra_hits] == [("Chest", 5, 4), ("Right Leg", 4, 4)]
     assert r.total_damage == 6 + 4 + 4
-    spray = next(s for s in r.trace.walk() if s.label.startswith("Burst: 3 of 3 rounds hit"))
+    spray = next(s for s in r.trace.walk() if s.label == "Burst: only the first hit enjoys Special Effects")
+    assert spray.value == "3 of 3 rounds hit" and [c.value for c in spray.children] == ["4 to the Chest",
+                                                                                      "4 to the Right Leg"]
     assert spray.cites[0].rule_id == "mythras/combat/firearms-change-the-economy#1"
 
 

@@ -45,8 +45,8 @@ def _count(ctx: ExchangeContext) -> tuple[int, Step]:
         n = ctx.dice.roll(a.rounds, "rounds") if a.rounds > 1 else 1
         detail = f"1d{a.rounds} = {n}"
     mode = "Burst" if a.fire_mode is FireMode.BURST else "Full-auto spray"
-    return n, Step.of(StepKind.RULING, f"{mode}: {n} of {a.rounds} round{'s' if a.rounds > 1 else ''} hit; only "
-                                       "the first enjoys Special Effects", value=n, detail=detail,
+    return n, Step.of(StepKind.RULING, f"{mode}: only the first hit enjoys Special Effects",
+                      value=f"{n} of {a.rounds} round{'s' if a.rounds > 1 else ''} hit", detail=detail,
                       cites=[ids.FIREARMS], rulings=[use])
 
 
@@ -64,7 +64,7 @@ def spray_stage(ctx: ExchangeContext, kind: Defence, d_level: LevelOfSuccess, pa
         rolled, rolled_steps = rolled_damage_stage(ctx, plan)
         prot = protection_stage(ctx, kind, d_level, parry_size, plan.size, rolled, location, (), d_fx)
         hits.append(Hit(location, rolled, prot.after_parry, prot.armour, prot.dealt))
-        steps.append(Step.of(StepKind.RULE, f"Round {i}: {prot.dealt} to the {location}", value=prot.dealt,
+        steps.append(Step.of(StepKind.RULE, f"Round {i}", value=f"{prot.dealt} to the {location}",
                              detail="no Special Effects", cites=[ids.EX_DAMAGE, ids.FIREARMS],
                              children=[loc_step, *rolled_steps, *prot.steps]))
     return tuple(hits), Step.of(count_step.kind, count_step.label, count_step.value, count_step.detail,
