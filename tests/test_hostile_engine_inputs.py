@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from ruleslawyer.cli import build_parser
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.rulesdb.handle import open_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -173,6 +174,7 @@ def run_engine(argv: list[str], data, tmp_path: Path) -> None:
     f = tmp_path / "input.json"
     f.write_text(json.dumps(data), encoding="utf-8")
     args = _parser().parse_args([*argv, "--input", str(f), "--json"])
+    args.rules = open_rules(args.db, args.house_rules)  # as ruleslawyer.cli.main does
     try:
         with mock.patch("ruleslawyer.cli.print_json", _to_dict_only):
             args.func(args)

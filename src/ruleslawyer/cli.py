@@ -109,9 +109,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RulesError as exc:
         return _report(args, exc, internal=False)
     except Exception as exc:  # a bug in the kit: still one line, never a traceback
+        database = _database_error(args, exc)
+        if database is not None:
+            return _report(args, database, internal=False)
         if _debug():
             raise
         return _report(args, exc, internal=True)
+
+
+def _database_error(args, exc: Exception):
+    """An SQLite error that escaped the rules handle, as the DatabaseError naming the file; else None."""
+    sqlite3 = sys.modules.get("sqlite3")
+    if sqlite3 is None or not isinstance(exc, sqlite3.Error) \
+            or isinstance(exc, (sqlite3.ProgrammingError, sqlite3.InterfaceError)):
+        return None
+    from ruleslawyer.errors import DatabaseError
+
+    path = getattr(getattr(args, "rules", None), "path", "?")
+    return DatabaseError(f"the rules database {path} cannot be read ({' '.join(str(exc).split())})")
 
 
 def _debug() -> bool:
@@ -141,9 +156,14 @@ def _report(args, exc: BaseException, *, internal: bool) -> int:
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    """Warnings as ``ruleslawyer: warning: ...`` lines on stderr (no Python source line)."""
+    """Warnings as ``ruleslawyer: warning: ...`` lines on stderr (no Python source line); a notice
+    (:class:`~ruleslawyer.rulesdb.db.RulesDatabaseNotice`: the database is being rebuilt) as
+    ``ruleslawyer: ...``."""
+    from ruleslawyer.rulesdb.db import RulesDatabaseNotice
+
+    prefix = "ruleslawyer: " if issubclass(category, RulesDatabaseNotice) else "ruleslawyer: warning: "
     for n, text in enumerate(str(message).strip().splitlines()):
-        print(f"ruleslawyer: warning: {text}" if n == 0 else f"  {text}", file=sys.stderr)
+        print(f"{prefix}{text}" if n == 0 else f"  {text}", file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

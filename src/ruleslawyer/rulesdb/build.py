@@ -16,17 +16,19 @@ import os
 import re
 import sqlite3
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ruleslawyer.dice import MAX_DIE_SIDES
 
 from ruleslawyer.dice import ZERO_FACE_DICE, parse_dice
-from ruleslawyer.errors import DatabasePathError, RulesInputError
+from ruleslawyer.errors import DatabaseError, DatabasePathError, RulesInputError
+from ruleslawyer.limits import NOTICE_SOURCE_BYTES
 
-from .paths import (DB_ENV, HOUSE_RULES_ENV, SCHEMA_FILE, SCHEMA_VERSION, SOURCES_DIR, SourcesError,
-                    database_state, default_db_path, encode_source_dirs, house_rules_dir, registered_source_dirs,
-                    source_files, sources_digest)
+from .paths import (APPLICATION_ID, DB_ENV, HOUSE_RULES_ENV, SCHEMA_FILE, SCHEMA_VERSION, SOURCES_DIR,
+                    SourcesError, database_state, default_db_path, encode_source_dirs, house_rules_dir,
+                    registered_source_dirs, seal_database, source_files, sources_digest)
 
 __all__ = [
     "BuildError",
@@ -522,12 +524,20 @@ def _write(conn: sqlite3.Connection, doc: _Doc, digest: str, house: Path | None,
 
 
 def build(out: str | os.PathLike[str] | None = None,
-          house_rules: str | os.PathLike[str] | None = None) -> BuildReport:
+          house_rules: str | os.PathLike[str] | None = None, *,
+          notify: Callable[[bool], None] | None = None) -> BuildReport:
     """Build the rules database.
+
+    The file is written beside the target as ``.NAME.tmp-PID``, sealed (the kit's application id and
+    a checksum of the whole file in its header, which every open checks) and renamed over the target.
 
     Args:
         out: target SQLite file; defaults to :func:`default_db_path`.
         house_rules: a folder of house-rules ``*.md`` files; defaults to ``$RULESLAWYER_HOUSE_RULES``.
+        notify: called once, ``notify(False)`` as the build starts writing the database, or
+            ``notify(True)`` before parsing when the sources are large (past
+            ``limits.NOTICE_SOURCE_BYTES``, so the build will be slow): a query that has to build
+            says why it waits. Not called for a build that fails on its sources or its folder.
 
     Returns:
         A :class:`BuildReport` with the path and counts.
@@ -537,12 +547,17 @@ def build(out: str | os.PathLike[str] | None = None,
             written and an existing database at ``out`` is left untouched.
         DatabasePathError: ``out`` is a folder, a device, a FIFO, a socket (or a link to one) or a
             file that is not a rules database; refused before anything is read, and left untouched.
+        DatabaseError: the file cannot be written (read-only folder, full disk); names the file,
+            and an existing database at ``out`` is left untouched.
     """
     target = Path(out).expanduser() if out is not None else default_db_path()
     house = house_rules_dir(house_rules)
     _check_target(target)  # at once, before the sources are parsed
     try:
         source_dirs = registered_source_dirs()
+        if notify is not None and _sources_size(house, source_dirs) > NOTICE_SOURCE_BYTES:
+            notify(True)  # parsing them takes a while: say so now, not once it is done
+            notify = None
         doc = _parse_all(house, source_dirs)
         digest = sources_digest(house, source_dirs)
     except BuildError:
@@ -552,20 +567,66 @@ def build(out: str | os.PathLike[str] | None = None,
     if doc.problems:
         raise BuildError(doc.problems)
     _check_target(target)  # again: the parse took a while
-    target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     try:
-        tmp.unlink(missing_ok=True)
-        conn = sqlite3.connect(tmp)
-        try:
-            with conn:
-                _write(conn, doc, digest, house, source_dirs)
-            conn.execute("VACUUM")
-        finally:
-            conn.close()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _remove_temp(tmp)
+        tmp.touch(exist_ok=False)  # a read-only folder fails here, before the notice
+        if notify is not None:
+            notify(False)
+        _write_file(tmp, doc, digest, house, source_dirs)
         os.replace(tmp, target)
+    except (OSError, sqlite3.OperationalError) as exc:
+        _remove_temp(tmp)
+        if isinstance(exc, sqlite3.OperationalError) and not _is_io_error(exc):
+            raise  # a bug in the build (bad SQL), not the disk
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else " ".join(str(exc).split())
+        raise DatabaseError(f"cannot write the rules database {target}: {reason}") from None
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        _remove_temp(tmp)
         raise
     return BuildReport(target, len(doc.chapters), len(doc.sections), len(doc.units), len(doc.tables),
                        len(doc.refs), digest)
+
+
+def _sources_size(house: Path | None, source_dirs) -> int:
+    """Bytes of every source file (house rules included), from their sizes on disk."""
+    total = 0
+    for path, _name, _house in source_files(house, source_dirs):
+        try:
+            total += path.stat().st_size
+        except OSError:
+            pass  # the parse names it
+    return total
+
+
+def _write_file(tmp: Path, doc: _Doc, digest: str, house: Path | None, source_dirs) -> None:
+    """Write the database to the (empty) temporary file ``tmp`` and seal it."""
+    conn = sqlite3.connect(tmp)
+    try:
+        with conn:
+            _write(conn, doc, digest, house, source_dirs)
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.execute("VACUUM")
+    finally:
+        conn.close()
+    seal_database(tmp)
+
+
+#: SQLite result codes of a write the disk refused (full, read-only, gone), not of a bug.
+_IO_ERRORS = ("SQLITE_FULL", "SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_PERM",
+              "SQLITE_NOLFS", "SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_NOMEM")
+
+
+def _is_io_error(exc: sqlite3.OperationalError) -> bool:
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    return name.startswith(_IO_ERRORS) or "disk" in str(exc) or "unable to open" in str(exc)
+
+
+def _remove_temp(tmp: Path) -> None:
+    """Remove a build's temporary file and its SQLite journal, if there."""
+    for path in (tmp, tmp.with_name(tmp.name + "-journal")):
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:
+            pass

@@ -59,10 +59,13 @@ class Rules:
 
     # -- the database ------------------------------------------------------------------------
     def ensure(self) -> Path:
-        """The database path, after building it if it is missing or stale (once per handle).
+        """The database path, after building it if it is missing, stale or damaged (checked once per
+        handle, and again after it vanished or a query on it failed).
 
         Raises:
             BuildError: the sources do not build and there is no earlier database.
+            DatabaseError: it cannot be built or rebuilt (read-only folder, full disk, damaged with
+                broken sources); names the file.
             DatabasePathError: the path names something that is not a rules database.
         """
         if self._checked and self.path.exists():
@@ -75,15 +78,42 @@ class Rules:
         return self.path
 
     def connection(self) -> "sqlite3.Connection":
-        """A read-only connection to the (ensured) database, one per thread."""
+        """A read-only connection to the (ensured) database, one per thread.
+
+        The file is opened by path each time the handle reconnects; if it vanished between the check
+        and the open (another process deleting or replacing it), it is checked (rebuilt) and opened
+        once more.
+
+        Raises:
+            DatabaseError: it cannot be opened even then (names the file); and as :meth:`ensure`.
+        """
         key = _thread.get_ident()
         conn = self._connections.get(key)
         if conn is None or not self._checked:
-            from .db import open_read_only
-
-            conn = open_read_only(self.ensure())
-            self._connections[key] = conn
+            conn = self._connections[key] = self._open()
         return conn
+
+    def _open(self) -> "sqlite3.Connection":
+        from ruleslawyer.errors import DatabaseError
+
+        from .db import open_read_only
+
+        for attempt in (1, 2):
+            path = self.ensure()
+            try:
+                conn = open_read_only(path)
+            except DatabaseError:
+                if attempt == 2 or path.exists():
+                    raise
+                self._checked = False  # it vanished: build it again, then open it again
+                continue
+            conn.on_error = self._query_failed
+            return conn
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _query_failed(self) -> None:
+        """A query on this database failed: check the file again before the next one."""
+        self._checked = False
 
     def rebuild(self) -> "BuildReport":
         """Build the database again now (house rules included) and forget every cached answer.

@@ -1,0 +1,72 @@
+"""Eight processes searching while the database file is deleted and replaced under them all succeed.
+
+Each search reconnects by path (as every CLI run does); a file that vanished between the check and
+the open is built (or found rebuilt by another process) and opened once more. Deleting the database
+while 8 processes searched once failed 5 of 178 searches.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from ruleslawyer import rulesdb
+
+WORKER = """
+import os, sys, warnings
+warnings.simplefilter("ignore")
+from ruleslawyer import rulesdb
+from ruleslawyer.rulesdb.handle import open_rules
+
+path, stop = sys.argv[1], sys.argv[2]
+searches = failures = 0
+while not os.path.exists(stop):
+    rulesdb.reset_cache()  # reconnect by path, as a new command would
+    try:
+        hits = open_rules(path).search("parry" if searches % 2 else "fighting on")
+        assert len(hits) > 0, "no hits"
+        assert open_rules(path).rule("mastery/combat/death/fighting-on#2").text
+    except Exception as exc:
+        failures += 1
+        print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+    searches += 1
+print(searches, failures)
+"""
+
+WORKERS = 8
+CHANGES = 16  # every fourth deletes the file, the others replace it (another process's rebuild landing)
+
+
+def test_eight_processes_searching_while_the_file_is_deleted_and_replaced_all_succeed(tmp_path):
+    good = tmp_path / "good.db"
+    rulesdb.build(good)
+    folder = tmp_path / "dbs"
+    folder.mkdir()
+    path = folder / "rules.db"
+    shutil.copyfile(good, path)
+    stop = tmp_path / "stop"
+    procs = [subprocess.Popen([sys.executable, "-c", WORKER, str(path), str(stop)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(WORKERS)]
+    try:
+        time.sleep(1.5)  # let them start searching
+        for change in range(CHANGES):
+            if change % 4:
+                shutil.copyfile(good, folder / "replacement")
+                os.replace(folder / "replacement", path)
+            else:
+                path.unlink(missing_ok=True)
+            time.sleep(0.3)
+        time.sleep(1.0)
+    finally:
+        stop.touch()
+    results = [p.communicate(timeout=120) for p in procs]
+    counts = [tuple(map(int, out.split())) for out, _ in results]
+    errors = [err.strip() for _, err in results if err.strip()]
+    assert min(n for n, _ in counts) >= 1 and sum(n for n, _ in counts) >= 4 * WORKERS, counts
+    assert [f for _, f in counts] == [0] * WORKERS, errors
+    # no temporary file left behind by the builds the deletions caused
+    assert sorted(p.name for p in folder.iterdir()) in (["rules.db"], [])
