@@ -61,8 +61,8 @@ LABEL_BONUS = 0.5
 BM25_SHARE = 0.25
 OWN_TITLE_FACTOR = 0.9
 TRAIL_FACTOR = 0.7
-#: With no ruleset selected, a synonym's match in a unit defining the word counts up to this much
-#: (just under the GM's own word, which another ruleset may use).
+#: With no ruleset selected and the GM's own word in some unit, a synonym's match in a unit defining
+#: the word counts up to this much (just under the GM's own word).
 SYNONYM_CAP = 0.99
 TITLE_FACTOR = 0.8
 NUMBER_FACTOR = 1.25
@@ -273,14 +273,17 @@ def _run(conn: sqlite3.Connection, compiled: Compiled, ruleset: str | None, big:
     k = 0
     for g in compiled.groups:  # the adjacent-pairs group, last, only adds to units found before
         best: dict[int, list] = {}
+        # across rulesets, where some unit holds the GM's own word, a synonym's definition never
+        # outranks it (with the word nowhere in the rules, the book's words are all there is)
+        capped = ruleset is None and bool(rows[k]) and g.parts[0].factor == 1.0
         for p in g.parts:
-            _take(rows[k], p, g, ruleset, label_bonus, compiled, units, best)
+            _take(rows[k], p, g, label_bonus, capped, compiled, units, best)
             k += 1
         _add(g, best, units)
     return units
 
 
-def _take(rows: list, p: Part, g: Group, ruleset: str | None, label_bonus: float, compiled: Compiled,
+def _take(rows: list, p: Part, g: Group, label_bonus: float, capped: bool, compiled: Compiled,
           units: dict[int, _Unit], best: dict[int, list]) -> None:
     """Add one part's rows to its group's ``best`` (per unit: value, bm25, in the body, synonym
     parts, matched as typed); the best part counts.
@@ -291,14 +294,13 @@ def _take(rows: list, p: Part, g: Group, ruleset: str | None, label_bonus: float
     """
     typed = p.factor == 1.0 and not any(a.note for a in p.alts)
     named, defining, factor = compiled.sections + p.sections, p.defining, p.factor
-    cap = SYNONYM_CAP if ruleset is None and factor < 1.0 else 1e9
+    cap = SYNONYM_CAP if capped and factor < 1.0 else 1e9
     for _i, rowid, b, body, own, rs, kind, title, number in rows:
         value = factor
         if body >= 0.0 and not (named and any(lo <= rowid <= hi for lo, hi in named)):
             value *= OWN_TITLE_FACTOR if own < 0.0 else TRAIL_FACTOR
         if rowid in defining:
-            # a definition counts more; across rulesets, a synonym's never above the GM's own word
-            value = min(value * (1.0 + label_bonus), cap)
+            value = min(value * (1.0 + label_bonus), cap)  # a definition counts more
         got = best.get(rowid)
         if got is None:
             if rowid not in units:

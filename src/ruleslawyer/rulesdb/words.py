@@ -77,11 +77,22 @@ def query_tokens(text: str) -> list[str]:
 
 
 def fold(word: str) -> str:
-    """Lowercase and strip accents, as ``unicode61 remove_diacritics 2`` does."""
+    """Lowercase and strip accents from Latin letters, as ``unicode61 remove_diacritics 2`` does
+    (``Séance`` → ``seance``); the marks of other scripts are part of their words and stay
+    (``हिन्दी``)."""
     if word.isascii():
         return word.lower()
     decomposed = unicodedata.normalize("NFKD", word.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    kept = [c for k, c in enumerate(decomposed)
+            if not (unicodedata.combining(c) and k and _latin(decomposed, k))]
+    return unicodedata.normalize("NFC", "".join(kept))
+
+
+def _latin(text: str, k: int) -> bool:
+    """Whether the combining mark at ``k`` sits on a Latin letter (the letter before its marks)."""
+    while k and unicodedata.combining(text[k - 1]):
+        k -= 1
+    return k > 0 and text[k - 1].isascii()
 
 
 _STEMMER: sqlite3.Connection | None = None

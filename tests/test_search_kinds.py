@@ -1,0 +1,249 @@
+"""Each kind of search miss, fixed as a kind: one example of each, written for these tests (none is
+a question of the blind set).
+
+Kinds: quantity questions, one GM word for several book words (and one ruleset drowning another),
+situations and concepts, paraphrase, noise from common words, hits that match only through their
+heading, text forms (NFKC, any script), argument forms (``search -parry``), and where the search
+data comes from (the database, not the JSON, at query time).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+import textwrap
+
+import pytest
+
+from ruleslawyer.cli import main
+from ruleslawyer.rulesdb import build, open_rules, search
+
+_MARK = re.compile(r"<mark>([^<]*)</mark>")
+
+
+def ids(query, ruleset=None, n=3):
+    return [h.id for h in search(query, ruleset=ruleset, limit=n)]
+
+
+# -- quantity --------------------------------------------------------------------------------
+
+
+def test_a_quantity_question_finds_the_rule_giving_the_number():
+    # "1–3 Special Effects equal to the level gap" is the number asked for; the headings and the
+    # supplement's Special Effects rows, which only name Effects, come after it
+    hits = search("how many effects does the winner of an exchange get", ruleset="mythras", limit=3)
+    assert "mythras/combat/the-attack-parry-exchange#3" in [h.id for h in hits]
+    assert all(h.kind != "heading" for h in hits)
+    # "a number of rounds equal to your Endurance tier" states the amount
+    assert ids("how many rounds until I die", "mastery")[0] == "mastery/combat/death/reaching-0-health#3"
+
+
+# -- one GM word, several book words; one ruleset drowning another ------------------------------
+
+
+@pytest.mark.parametrize("query", ["sidestep", "dodging"])
+def test_one_gm_word_reaches_each_rulesets_own_word(query):
+    # with no ruleset selected, Mastery's many Defense rows (defend, defense) must not bury
+    # Mythras's one Evade rule: each ruleset's own word for it is among the first hits
+    top = ids(query, None, 3)
+    assert "mythras/combat/charge-evade-outmanoeuvre#2" in top
+    assert any(i.startswith("mastery/combat/") for i in top)
+
+
+def test_with_a_ruleset_selected_its_own_word_comes_first():
+    # Mythras calls it Evade (its own synonym entry); the common "prone" is weaker than "trip opponent"
+    assert ids("sidestep", "mythras", 1) == ["mythras/combat/charge-evade-outmanoeuvre#2"]
+    assert ids("knock him down", "mythras", 1) == ["mythras/supplement/special-effects#8"]
+
+
+# -- situations and concepts -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("query", [
+    "the orc turns and flees, do I get a free swing at him",
+    "can I swing at someone running off",
+])
+def test_someone_leaving_melee_reaches_the_reprisal_attack(query):
+    assert "mastery/combat/actions-and-reactions/triggered-reactions-all-cost-1-ap#2" in ids(query, "mastery")
+
+
+def test_a_small_weapon_parrying_a_big_one_reaches_parry_size():
+    top = ids("my knife against his two-handed axe, does my parry stop it all", "mythras")
+    assert {"mythras/combat/the-attack-parry-exchange#7", "mythras/combat/the-attack-parry-exchange#8",
+            "mythras/combat/the-attack-parry-exchange#9"} & set(top)
+
+
+# -- paraphrase -------------------------------------------------------------------------------
+
+
+def test_armour_falling_apart_is_durability():
+    assert ids("armor falling apart after hits", "mastery")[0] == "mastery/combat/additional-combat-rules/health-types#1"
+
+
+# -- noise from common words ------------------------------------------------------------------
+
+
+def test_a_common_word_in_an_idiom_does_not_win():
+    # "running off" is leaving melee; "your dying timer continues to run" is not about it
+    top = search("can I swing at someone running off", ruleset="mastery", limit=3)
+    assert not any("dying timer" in h.text for h in top)
+
+
+def test_a_word_the_synonym_data_knows_is_not_spell_corrected():
+    # "swing" is not in the rules, but it is a GM's word for an attack, not a misspelt "sling"
+    results = search("swing", ruleset="mastery")
+    assert not any(n.startswith("spelling") for n in results.expansions)
+
+
+# -- hits that match only through their heading ---------------------------------------------------
+
+
+def test_a_heading_only_hit_says_so_and_ranks_below_the_sentence_holding_the_word():
+    hits = search("parry", ruleset="mythras", limit=20)
+    order = [h.id for h in hits]
+    # "Defender may spend 1 AP to Parry" holds the word; "Attacker spends 1 AP, rolls Combat Style"
+    # only sits under "The attack–parry exchange"
+    holds, sibling = "mythras/combat/the-attack-parry-exchange#2", "mythras/combat/the-attack-parry-exchange#1"
+    assert holds in order[:5] and order.index(holds) < order.index(sibling)
+    only = hits[order.index(sibling)]
+    assert "<mark>" not in only.snippet
+    assert only.matched_heading == "The attack–<mark>parry</mark> exchange"
+    assert "<mark>" in hits[order.index(holds)].snippet and hits[order.index(holds)].matched_heading == ""
+    # the heading shows the whole trail, escaped, with the words marked
+    deep = search("fighting", ruleset="mastery", limit=50)
+    under = next(h for h in deep if h.id == "mastery/combat/death/fighting-on#2")
+    assert under.matched_heading == "Death › <mark>Fighting</mark> On"
+
+
+def test_every_hit_of_common_queries_shows_where_it_matched():
+    # the 20 queries of the speed benchmark and a few questions: every hit has a marked word in its
+    # snippet or in its matched heading
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from bench_rulesdb import GM_QUERIES
+
+    for q in GM_QUERIES + ["can I attack someone who runs away", "does my armour wear out"]:
+        for h in search(q, limit=10):
+            assert "<mark>" in h.snippet or "<mark>" in h.matched_heading, (q, h.id)
+
+
+# -- text forms --------------------------------------------------------------------------------
+
+
+def _house(tmp_path, text: str):
+    house = tmp_path / "house"
+    house.mkdir()
+    (house / "spirits.md").write_text(textwrap.dedent(text), encoding="utf-8")
+    target = tmp_path / "rules.db"
+    build(target, house_rules=house)
+    return open_rules(target, house)
+
+
+def test_decomposed_accents_in_the_query_and_in_house_rules(tmp_path):
+    decomposed = "se\u0301ance"  # "se" + COMBINING ACUTE ACCENT + "ance"
+    rules = _house(tmp_path, f"""\
+        ---
+        ruleset: house
+        chapter: spirits
+        title: Spirits
+        ---
+
+        # Spirits
+
+        ## Calling
+
+        A {decomposed} calls the dead for one question. The naïve medium pays 1 AP.
+        """)
+    composed, typed = search("séance", db=rules.path), search(decomposed, db=rules.path)
+    assert [h.id for h in composed][:1] == [h.id for h in typed][:1] == ["house/spirits/calling#1"]
+    # the text is kept as written; the snippet is cut from its NFKC form, the word marked whole
+    assert decomposed in composed[0].text
+    assert "<mark>séance</mark>" in composed[0].snippet
+    assert search("naive", db=rules.path)[0].id == "house/spirits/calling#1"
+
+
+def test_every_script_is_matched_and_marked_as_whole_words(tmp_path):
+    rules = _house(tmp_path, """\
+        ---
+        ruleset: house
+        chapter: tongues
+        title: Tongues
+        ---
+
+        # Tongues
+
+        ## Words
+
+        The war cry हिन्दी frightens foes; the ligature ﬁght reads as fight.
+        """)
+    hit = search("हिन्दी", db=rules.path)[0]
+    assert hit.id == "house/tongues/words#1"
+    # the vowel signs are part of the word: marked whole, not as three letters
+    assert _MARK.findall(hit.snippet) == ["हिन्दी"]
+    # NFKC: the ligature "ﬁ" is "fi", so "fight" finds it
+    assert "house/tongues/words#1" in [h.id for h in search("fight", db=rules.path)]
+
+
+# -- argument forms ----------------------------------------------------------------------------
+
+
+def test_search_dash_word_is_a_query_word_with_json(capsys):
+    assert main(["search", "-parry", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["query"] == "-parry" and data["hits"]
+    assert data["hits"][0]["id"].startswith("mythras/")
+    # options still work around it, and "--" still ends the options
+    assert main(["search", "--ruleset", "mythras", "-parry", "--limit", "2", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["hits"]) == 2
+    assert main(["search", "--json", "--", "--parry"]) == 0
+    assert json.loads(capsys.readouterr().out)["query"] == "--parry"
+
+
+def test_a_heading_only_hit_prints_its_heading(capsys):
+    assert main(["search", "--ruleset", "mythras", "--limit", "20", "parry"]) == 0
+    out = capsys.readouterr().out
+    assert "(matched in the heading: The attack–[parry] exchange)" in out
+
+
+# -- where the search data comes from -----------------------------------------------------------
+
+
+def test_query_time_reads_the_synonyms_from_the_database(tmp_path, monkeypatch):
+    from ruleslawyer.rulesdb import synonyms
+
+    target = tmp_path / "rules.db"
+    build(target)
+    rules = open_rules(target)
+
+    def no_files():
+        raise AssertionError("query time must not read the synonym files")
+
+    synonyms._load.cache_clear()
+    monkeypatch.setattr(synonyms, "synonym_files", no_files)
+    try:
+        hits = rules.search("HP", "mastery")
+        assert "synonym: HP → health" in hits.expansions
+    finally:
+        synonyms._load.cache_clear()
+
+
+def test_the_synonym_files_come_from_the_registry():
+    from ruleslawyer.registry import rulesets
+    from ruleslawyer.rulesdb.synonyms import COMMON_FILE, synonym_files
+
+    files = synonym_files()
+    assert files[0] == (None, COMMON_FILE)
+    assert {(rid, str(path)) for rid, path in files[1:]} == {(r.id, str(r.synonyms)) for r in rulesets() if r.synonyms}
+
+
+def test_no_python_inverted_index():
+    # ranking is FTS5's: no postings table in the database, no index class read into Python
+    search_module = importlib.import_module("ruleslawyer.rulesdb.search")
+    assert not hasattr(search_module, "_Index")
+    conn = open_rules().connection()
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"postings", "stems", "search_index"}.isdisjoint(tables)
+    assert {"words", "synonyms", "labels", "titles", "search_units"} <= tables
