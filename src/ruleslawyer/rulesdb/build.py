@@ -15,6 +15,7 @@ import json
 import os
 import re
 import sqlite3
+import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from ruleslawyer.dice import MAX_DIE_SIDES
 
 from ruleslawyer.dice import ZERO_FACE_DICE, parse_dice
 from ruleslawyer.errors import DatabaseError, DatabasePathError, RulesInputError
-from ruleslawyer.limits import NOTICE_SOURCE_BYTES
+from ruleslawyer.limits import NOTICE_SOURCE_BYTES, TEMP_FILE_AGE_S
 
 from .paths import (APPLICATION_ID, DB_ENV, HOUSE_RULES_ENV, SCHEMA_FILE, SCHEMA_VERSION, SOURCES_DIR,
                     SourcesError, database_state, default_db_path, encode_source_dirs, house_rules_dir,
@@ -570,6 +571,7 @@ def build(out: str | os.PathLike[str] | None = None,
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
+        _remove_stale_temps(target)
         _remove_temp(tmp)
         tmp.touch(exist_ok=False)  # a read-only folder fails here, before the notice
         if notify is not None:
@@ -621,6 +623,40 @@ _IO_ERRORS = ("SQLITE_FULL", "SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_READONLY
 def _is_io_error(exc: sqlite3.OperationalError) -> bool:
     name = getattr(exc, "sqlite_errorname", "") or ""
     return name.startswith(_IO_ERRORS) or "disk" in str(exc) or "unable to open" in str(exc)
+
+
+_TEMP_PID = re.compile(r"^(\d+)(?:-journal)?$")
+
+
+def _remove_stale_temps(target: Path) -> None:
+    """Remove what killed builds left beside ``target``: ``.NAME.tmp-PID`` files (and their
+    ``-journal``) whose process is gone, or that are older than ``limits.TEMP_FILE_AGE_S`` (the PID
+    may be in use again). A live build's file is left alone."""
+    prefix = f".{target.name}.tmp-"
+    now = time.time()
+    for entry in os.scandir(target.parent):
+        m = _TEMP_PID.match(entry.name[len(prefix):]) if entry.name.startswith(prefix) else None
+        if m is None or not entry.is_file(follow_symlinks=False):
+            continue
+        try:
+            old = now - entry.stat(follow_symlinks=False).st_mtime > TEMP_FILE_AGE_S
+            if old or not _alive(int(m.group(1))):
+                os.unlink(entry.path)
+        except OSError:
+            pass  # gone already, or not ours to remove
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (one of another user counts)."""
+    if pid <= 0:
+        return False  # not a process id (0 would signal our own process group)
+    try:
+        os.kill(pid, 0)
+    except PermissionError:
+        return True
+    except (ProcessLookupError, OverflowError):
+        return False
+    return True
 
 
 def _remove_temp(tmp: Path) -> None:
