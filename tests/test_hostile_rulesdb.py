@@ -25,7 +25,17 @@ FRONT = "---\nruleset: house\nchapter: rules\ntitle: House Rules\n---\n"
 
 #: name -> (file text as bytes, the line the error must name, a word of the message)
 BROKEN = {
-    "bad-yaml": (b"---\nruleset: [\n---\n# House\n", 1, "YAML"),
+    "bad-yaml": (b"---\nruleset: [\n---\n# House\n", 2, "YAML"),
+    # a few hundred bytes of nested aliases once expanded to 3 GB, 15 s a command and a 522 MB warning
+    "alias-bomb": (("---\nruleset: house\nchapter: rules\na: &a [\"lol\", \"lol\", \"lol\", \"lol\", \"lol\"]\n"
+                    + "".join(f"{x}: &{x} [{', '.join([f'*{p}'] * 9)}]\n" for p, x in zip("abcdefgh", "bcdefghi"))
+                    + "title: *i\n---\n# House\n").encode(), 4,
+                   "anchors and aliases (&name, *name) are not allowed in front matter"),
+    "one-anchor": (b"---\nruleset: house\nchapter: rules\ntitle: &t House\n---\n# House\n", 4, "anchors and aliases"),
+    "kind-too-long-to-echo": (("---\nruleset: house\nchapter: rules\ntitle: House\nkind: " + "z" * 100_000
+                               + "\n---\n# House\n").encode(), 1, "got 'zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"),
+    "unterminated-flow-far-down": (b"---\nruleset: house\nchapter: rules\ntitle: House\nx: [\n---\n# House\n", 5,
+                                   "YAML"),
     "no-front-matter": (b"# House\n\ntext\n", 1, "front matter"),
     "front-matter-list": (b"---\n- a\n- b\n---\n# House\n", 1, "mapping"),
     "title-not-text": (b"---\nruleset: house\nchapter: rules\ntitle: {a: 1}\n---\n# House\n", 1,
@@ -82,6 +92,7 @@ def test_a_broken_house_rules_file_names_file_and_line_and_keeps_the_old_databas
         rulesdb.build(built_db, house_rules=house)
     assert any(p.startswith(f"{house / kind}.md:{line}:") and words in p for p in exc.value.problems), \
         exc.value.problems
+    assert max(len(p) for p in exc.value.problems) < 400  # never an unbounded echo of the file
     assert _db_bytes(built_db) == before
     # the CLI: error lines naming the file, exit 1, the database untouched
     _guard_env(monkeypatch)

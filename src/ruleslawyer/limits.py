@@ -53,13 +53,13 @@ LIMITS: dict[str, tuple[int, str]] = {
 }
 
 
-def clip(value: object, limit: int = ECHO_CHARS) -> str:
-    """``repr(value)`` (a string's as it is if ``value`` is a str), cut to ``limit`` characters.
+def clip(value: object, limit: int = ECHO_CHARS, *, quote: bool = True) -> str:
+    """``repr(value)`` (with ``quote=False``, ``str(value)``), cut to ``limit`` characters.
 
     Messages echo what they refuse; a value of a million characters would make a million-character
     message, so anything longer than the limit ends in ``…`` and says how long it was.
     """
-    text = repr(value)
+    text = repr(value) if quote else str(value)
     if len(text) <= limit:
         return text
     return f"{text[:limit]}… ({len(text)} characters)"

@@ -11,6 +11,7 @@ The format of the sources is described in ``rulesdb/README.md``.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -25,7 +26,7 @@ from ruleslawyer.dice import MAX_DIE_SIDES
 
 from ruleslawyer.dice import ZERO_FACE_DICE, parse_dice
 from ruleslawyer.errors import DatabaseError, DatabasePathError, RulesInputError
-from ruleslawyer.limits import NOTICE_SOURCE_BYTES, TEMP_FILE_AGE_S
+from ruleslawyer.limits import NOTICE_SOURCE_BYTES, TEMP_FILE_AGE_S, clip
 
 from .paths import (APPLICATION_ID, DB_ENV, HOUSE_RULES_ENV, SCHEMA_FILE, SCHEMA_VERSION, SOURCES_DIR,
                     SourcesError, database_state, default_db_path, encode_source_dirs, house_rules_dir,
@@ -50,7 +51,7 @@ __all__ = [
 #: Characters the search layer uses as snippet markers; never allowed into stored text.
 MARK_CHARS = "\ue000\ue001"
 
-_RANGE = re.compile(r"^(\d+)(?:\s*[–—-]\s*(\d+))?$")
+_RANGE = re.compile(r"^(\d{1,9})(?:\s*[–—-]\s*(\d{1,9}))?$")  # 9 digits at most: int() of 5,000 fails
 _TABLE_DIRECTIVE = re.compile(r"^<!--\s*table:\s*([^\s>|]+)\s*(?:\|\s*([^>]*?)\s*)?-->$")
 _KINDS = ("chapter", "supplement", "house-rules")
 _SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -173,14 +174,56 @@ def _inline_text(token) -> tuple[str, list[tuple[str, str]]]:
     return re.sub(r"\s+", " ", text).strip(), links
 
 
-def _front_matter(raw: str, where: str, house: bool, doc: _Doc) -> dict | None:
+@functools.cache
+def _front_matter_loader():
+    """A YAML SafeLoader for front matter: every scalar is text, anchors and aliases are refused.
+
+    Text: ``title: 123…`` (5,000 digits) once failed every command with "Exceeds the limit (4300
+    digits)"; numbers, booleans and dates are read as the text they are written as. No aliases: a
+    few hundred bytes of nested ``&a``/``*a`` once expanded to 3 GB and 15 s per command.
+    """
+    import yaml
+
+    class FrontMatterLoader(yaml.SafeLoader):
+        def compose_node(self, parent, index):
+            event = self.peek_event()
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                raise yaml.composer.ComposerError(
+                    None, None, "anchors and aliases (&name, *name) are not allowed in front matter",
+                    event.start_mark)
+            return super().compose_node(parent, index)
+
+    for tag in ("int", "float", "bool", "timestamp"):
+        FrontMatterLoader.add_constructor(f"tag:yaml.org,2002:{tag}", FrontMatterLoader.construct_yaml_str)
+    return FrontMatterLoader
+
+
+def _read_front_matter(raw: str, name: str, doc: _Doc) -> tuple[bool, object]:
+    """``(True, the front matter's YAML value)``, or ``(False, None)`` after adding a ``file:line``
+    problem (the line of the YAML error when it has one; the front matter starts on line 2)."""
     import yaml
 
     try:
-        meta = yaml.safe_load(raw) or {}
-    except yaml.YAMLError as exc:
-        doc.problems.append(f"{where}: front matter is not valid YAML: {exc}".replace("\n", " "))
+        return True, yaml.load(raw, Loader=_front_matter_loader())
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 2 if mark is not None else 1
+        what = " ".join(f"{exc.context or ''} {exc.problem or ''}".split())
+        doc.problems.append(f"{name}:{line}: front matter is not valid YAML: {clip(what, 160, quote=False)}")
+    except (yaml.YAMLError, ValueError, RecursionError) as exc:
+        what = " ".join(str(exc).split())
+        doc.problems.append(f"{name}:1: front matter is not valid YAML: {clip(what, 160, quote=False)}")
+    return False, None
+
+
+def _front_matter(raw: str, name: str, house: bool, doc: _Doc) -> dict | None:
+    """The checked front matter of source ``name`` (every value text), or None after adding a
+    ``name:line`` problem that echoes at most ``limits.ECHO_CHARS`` of a value."""
+    where = f"{name}:1"
+    ok, meta = _read_front_matter(raw, name, doc)
+    if not ok:
         return None
+    meta = meta or {}
     if not isinstance(meta, dict):
         doc.problems.append(f"{where}: front matter must be a mapping of keys to values")
         return None
@@ -188,22 +231,22 @@ def _front_matter(raw: str, where: str, house: bool, doc: _Doc) -> dict | None:
         if not meta.get(key):
             doc.problems.append(f"{where}: front matter needs '{key}'")
             return None
-    for key in ("ruleset", "chapter"):
-        value = str(meta[key])
-        if not _SLUG_RE.match(value):
-            doc.problems.append(
-                f"{where}: front matter '{key}' must be a lowercase slug (a-z, 0-9, -), got {value!r}")
-            return None
-    for key in ("title", "ruleset_title", "kind", "provenance"):
+    for key in ("ruleset", "chapter", "title", "ruleset_title", "kind", "provenance"):
         value = meta.get(key)
-        if key in meta and (isinstance(value, (dict, list, bool)) or (value is None and key != "provenance")):
-            doc.problems.append(f"{where}: front matter '{key}' must be text, got {value!r}")
+        if key in meta and not isinstance(value, str) and not (value is None and key == "provenance"):
+            doc.problems.append(f"{where}: front matter '{key}' must be text, got {clip(value)}")
             return None
-    meta.setdefault("ruleset_title", str(meta["ruleset"]).replace("-", " ").title())
+    for key in ("ruleset", "chapter"):
+        if not _SLUG_RE.match(meta[key]):
+            doc.problems.append(
+                f"{where}: front matter '{key}' must be a lowercase slug (a-z, 0-9, -), got {clip(meta[key])}")
+            return None
+    meta.setdefault("ruleset_title", meta["ruleset"].replace("-", " ").title())
     meta.setdefault("kind", "house-rules" if house else "chapter")
     meta.setdefault("provenance", "house rules" if house else "")
     if meta["kind"] not in _KINDS:
-        doc.problems.append(f"{where}: front matter 'kind' must be one of {', '.join(_KINDS)}, got {meta['kind']!r}")
+        doc.problems.append(f"{where}: front matter 'kind' must be one of {', '.join(_KINDS)}, "
+                            f"got {clip(meta['kind'])}")
         return None
     return meta
 
@@ -244,7 +287,7 @@ def _parse_file(path: Path, name: str, house: bool, md, doc: _Doc) -> None:
     if not tokens or tokens[0].type != "front_matter":
         doc.problems.append(f"{name}:1: missing front matter (--- ruleset/chapter/title ---)")
         return
-    meta = _front_matter(tokens[0].content, f"{name}:1", house, doc)
+    meta = _front_matter(tokens[0].content, name, house, doc)
     if meta is None:
         return
     ruleset, chapter = str(meta["ruleset"]), str(meta["chapter"])
@@ -304,7 +347,7 @@ def _parse_file(path: Path, name: str, house: bool, md, doc: _Doc) -> None:
                     doc.problems.append(f"{where}: a level-{level} heading before the '# Chapter' heading")
                 slug = slugify(title)
                 if not slug:
-                    doc.problems.append(f"{where}: heading {title!r} has no letters or digits to make an id")
+                    doc.problems.append(f"{where}: heading {clip(title)} has no letters or digits to make an id")
                     slug = f"section-{line}"
                 while stack and stack[-1][0] >= level:
                     stack.pop()
@@ -332,7 +375,7 @@ def _parse_file(path: Path, name: str, house: bool, md, doc: _Doc) -> None:
             if directive and depth == 0:
                 pending_table = (directive.group(1), line, (directive.group(2) or "").strip())
                 if not _SLUG_RE.match(pending_table[0]):
-                    doc.problems.append(f"{where}: table name {pending_table[0]!r} must be a lowercase slug")
+                    doc.problems.append(f"{where}: table name {clip(pending_table[0])} must be a lowercase slug")
             elif body:
                 if not seen_h1:
                     doc.problems.append(f"{where}: text before the '# Chapter' heading")
@@ -377,7 +420,7 @@ def _parse_file(path: Path, name: str, house: bool, md, doc: _Doc) -> None:
                     # a roll of several dice is not one face each, and a d0 or a d1000000000
                     # cannot be rolled (nor its coverage checked face by face)
                     doc.problems.append(
-                        f"{name}:{row_line}: rollable table {table.id}: the die {row_cells[0].strip()!r} "
+                        f"{name}:{row_line}: rollable table {table.id}: the die {clip(row_cells[0].strip())} "
                         f"must be one die of 1 to {MAX_DIE_SIDES} sides, e.g. d6, 1d20, d100, d%")
                 elif die is not None:
                     table.dice, table.sides = row_cells[0].strip(), die
@@ -395,7 +438,7 @@ def _parse_file(path: Path, name: str, house: bool, md, doc: _Doc) -> None:
                     rng = _parse_range(cells[0], table.sides)
                     if rng is None:
                         doc.problems.append(
-                            f"{name}:{row_line}: rollable table {table.id}: first cell {cells[0]!r} "
+                            f"{name}:{row_line}: rollable table {table.id}: first cell {clip(cells[0])} "
                             f"is not a face or a range of {table.dice}")
                     else:
                         low, high = rng
@@ -461,7 +504,7 @@ def _validate(doc: _Doc) -> None:
     targets = set(seen) | set(tables)
     for from_id, target, _text, where in doc.refs:
         if target not in targets:
-            doc.problems.append(f"{where}: cross-reference to {target!r}, which does not exist")
+            doc.problems.append(f"{where}: cross-reference to {clip(target)}, which does not exist")
 
 
 def _disambiguate_titles(doc: _Doc) -> None:
@@ -484,6 +527,8 @@ def _parse_all(house_rules: Path | None, source_dirs) -> _Doc:
             doc.problems.append(f"{name}:1: not UTF-8 text ({exc.reason})")
         except OSError as exc:
             doc.problems.append(f"{name}:1: cannot read: {exc.strerror or exc}")
+        except (ValueError, RecursionError) as exc:  # e.g. a number too long to convert, nesting too deep
+            doc.problems.append(f"{name}:1: cannot read: {clip(' '.join(str(exc).split()), 160, quote=False)}")
     _disambiguate_titles(doc)
     _validate(doc)
     return doc
