@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import DiceScriptError, RulesInputError
+from .limits import DICE_COUNT, DICE_MODIFIER, DIE_SIDES, clip
 from .trace import PROVENANCE_KIT_DEFAULT, Ruling, RulingUse, register, resolve_ruling
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "read_face",
     "EXPLOSION_CAP_RULING",
     "MAX_DICE_COUNT",
+    "MAX_DICE_MODIFIER",
     "MAX_DIE_SIDES",
     "Dice",
     "DieRoll",
@@ -71,11 +73,15 @@ EXPLOSION_CAP_RULING = register(
 )
 """The registered ruling behind :data:`DEFAULT_EXPLOSION_CAP`."""
 
-MAX_DICE_COUNT = 1000
-"""Largest die count :func:`parse_dice` accepts in one term (``1000d6``)."""
+MAX_DICE_COUNT = DICE_COUNT
+"""Most dice :func:`parse_dice` accepts in one expression, all terms together (``1000d6``)."""
 
-MAX_DIE_SIDES = 10_000
+MAX_DIE_SIDES = DIE_SIDES
 """Largest die size :func:`parse_dice` and :meth:`Dice.roll` accept."""
+
+MAX_DICE_MODIFIER = DICE_MODIFIER
+"""Largest size of the whole-number modifier :func:`parse_dice` accepts (``1d4+10000``); a
+``1d4+99999999999999999999`` once dealt 10^20 damage."""
 
 
 def explosion_cap(overrides: Mapping[str, str] | None = None) -> tuple[int, RulingUse]:
@@ -492,10 +498,10 @@ def _parse(text: str) -> DiceExpr:
     norm = re.sub(r"\s*([+-])\s*", r"\1", text.translate(_MINUS_SIGNS).strip().lower())
     if re.search(r"\s", norm):
         raise RulesInputError(
-            "dice", f"cannot read dice expression {text!r}: terms must be joined by '+' or '-'"
+            "dice", f"cannot read dice expression {clip(text)}: terms must be joined by '+' or '-'"
         )
     if not norm:
-        raise RulesInputError("dice", f"empty dice expression {text!r}; expected e.g. 'd100', '2d6', '1d10+2'")
+        raise RulesInputError("dice", f"empty dice expression {clip(text)}; expected e.g. 'd100', '2d6', '1d10+2'")
     dice: list[DiceTerm] = []
     modifier = 0
     pos = 0
@@ -504,26 +510,38 @@ def _parse(text: str) -> DiceExpr:
         if m is None or (pos > 0 and m.group(1) is None):
             raise RulesInputError(
                 "dice",
-                f"cannot read dice expression {text!r} at {norm[pos:]!r}; expected terms like "
+                f"cannot read dice expression {clip(text)} at {clip(norm[pos:])}; expected terms like "
                 "'d100', '2d6', '1d8+1d6', '1d10+2', '-1d4' or '+0'",
             )
         sign = -1 if m.group(1) == "-" else 1
         if m.group(4) is not None:
-            modifier += sign * int(m.group(4))
+            modifier += sign * _bounded(m.group(4), "modifier", -MAX_DICE_MODIFIER, MAX_DICE_MODIFIER, text)
         else:
-            count = int(m.group(2)) if m.group(2) else 1
-            sides = 100 if m.group(3) == "%" else int(m.group(3))
-            if not 1 <= count <= MAX_DICE_COUNT:
-                raise RulesInputError(
-                    "dice", f"dice count in {text!r} must be from 1 to {MAX_DICE_COUNT}, got {count}"
-                )
-            if not 1 <= sides <= MAX_DIE_SIDES:
-                raise RulesInputError(
-                    "dice", f"die size in {text!r} must be from 1 to {MAX_DIE_SIDES}, got {sides}"
-                )
+            count = _bounded(m.group(2), "dice count", 1, MAX_DICE_COUNT, text) if m.group(2) else 1
+            sides = 100 if m.group(3) == "%" else _bounded(m.group(3), "die size", 1, MAX_DIE_SIDES, text)
+            if count < 1 or sides < 1:
+                what, value, bound = ("dice count", count, MAX_DICE_COUNT) if count < 1 else \
+                    ("die size", sides, MAX_DIE_SIDES)
+                raise RulesInputError("dice", f"{what} in {clip(text)} must be from 1 to {bound}, got {value}")
             dice.append(DiceTerm(sign, count, sides))
         pos = m.end()
+    total = sum(d.count for d in dice)
+    if total > MAX_DICE_COUNT:
+        raise RulesInputError("dice", f"{clip(text)} rolls {total} dice; at most {MAX_DICE_COUNT} in all")
+    if abs(modifier) > MAX_DICE_MODIFIER:
+        raise RulesInputError("dice", f"the modifier of {clip(text)} must be from -{MAX_DICE_MODIFIER} to "
+                                      f"{MAX_DICE_MODIFIER}, got {modifier}")
     return DiceExpr(text=norm, dice=tuple(dice), modifier=modifier)
+
+
+def _bounded(digits: str, what: str, low: int, bound: int, text: str) -> int:
+    """``int(digits)``, refused past ``bound`` (saying "from ``low`` to ``bound``") before a
+    many-digit string is converted."""
+    value = int(digits) if len(digits) <= 9 else bound + 1
+    if value > bound:
+        shown = value if len(digits) <= 9 else f"a number of {len(digits)} digits"
+        raise RulesInputError("dice", f"{what} in {clip(text)} must be from {low} to {bound}, got {shown}")
+    return value
 
 
 def parse_dice(expr: str) -> DiceExpr:
@@ -544,8 +562,10 @@ def parse_dice(expr: str) -> DiceExpr:
         A :class:`DiceExpr`.
 
     Raises:
-        RulesInputError: If the text is empty or malformed, or a count or size
-            is 0 or too large (field ``"dice"``).
+        RulesInputError: If the text is empty or malformed, a count or size is 0
+            or too large, it rolls more than :data:`MAX_DICE_COUNT` dice in all,
+            or its modifier is past ±:data:`MAX_DICE_MODIFIER` (field ``"dice"``;
+            the message gives the bound).
     """
     if not isinstance(expr, str):
         raise RulesInputError("dice", f"a dice expression must be a string, got {expr!r}")
