@@ -117,7 +117,7 @@ CREATE TABLE synonyms (
                                           -- ('success' -> ["successfully"]), matched as typed
     key     TEXT NOT NULL,                -- stems of the typed words: 'attack of opportun'
     content INTEGER NOT NULL,             -- 1: the key without its question words ('order phase')
-    phrases TEXT NOT NULL,                -- JSON list of the book's phrases: ["reprisal attack"]
+    phrases TEXT NOT NULL,                -- the book's phrases, tab-separated: 'reprisal attack'
     weight  REAL NOT NULL,                -- how much the typed words weigh in a question (0-1]
     PRIMARY KEY (scope, content, key)
 ) WITHOUT ROWID;
@@ -136,7 +136,7 @@ CREATE TABLE search_units (
 -- Terms the units define (the glossary's labels and defining sentences), by the stems of the term:
 -- a unit defining the words a query asks about ranks first.
 CREATE TABLE labels (
-    key    TEXT NOT NULL,                 -- stems of the defined term: 'evad', 'repris attack'
+    key    TEXT NOT NULL,                 -- the defined term's distinct stems, sorted: 'evad', 'attack repris'
     rowid  INTEGER NOT NULL,              -- the defining unit
     strong INTEGER NOT NULL,              -- 1: a chapter's (or house rules') definition; 0: the kit's
                                           -- supplement defining a term no chapter of its ruleset does

@@ -126,17 +126,19 @@ def find_definitions(unit_id: str, kind: str, text: str) -> list[tuple[str, str,
 #: Books and chapters the sources point to; a reference that starts with one of these is to a
 #: text outside the database unless a chapter of that title exists.
 _BOOK = r"(?:(?:Magic|Weapon|Skill|Social|Exploration) Mastery|Monster Manual|General Rules|Conditions)"
+#: ``(words one of which the text must hold, pattern)``: the cheap test spares most units the search.
 _XREF_PATTERNS = (
     # "(see Fighting On)", "(see Magic Mastery, Duels)", "see Magic Mastery, Spell Speed."
-    re.compile(r"\b[Ss]ee (?:the )?(?P<ref>[A-Z][^.;:()]*?)(?=[.;:)]|$|\s+for\b)"),
+    (("ee ",), re.compile(r"\b[Ss]ee (?:the )?(?P<ref>[A-Z][^.;:()]*?)(?=[.;:)]|$|\s+for\b)")),
     # "(Magic Mastery, Restoring Traumas)", "(Skill Mastery, Trade, Healer Discipline)"
-    re.compile(rf"\((?P<ref>{_BOOK}(?:, [^)]+)?)\)"),
+    (("Mastery", "Manual", "General Rules", "Conditions"), re.compile(rf"\((?P<ref>{_BOOK}(?:, [^)]+)?)\)")),
     # "as the Monster Manual describes"
-    re.compile(rf"\bthe (?P<ref>{_BOOK})\b"),
+    (("Mastery", "Manual", "General Rules", "Conditions"), re.compile(rf"\bthe (?P<ref>{_BOOK})\b")),
     # "use the Conflicting Actions rules", "the Combat reference", "the Trauma table"
-    re.compile(r"\b(?:the|your) (?P<ref>(?:[A-Z][A-Za-z-]* ){0,2}[A-Z][A-Za-z-]* (?:rules|reference|table|chapter))\b"),
+    (("rules", "reference", "table", "chapter"),
+     re.compile(r"\b(?:the|your) (?P<ref>(?:[A-Z][A-Za-z-]* ){0,2}[A-Z][A-Za-z-]* (?:rules|reference|table|chapter))\b")),
     # "the ranged situational table", "your class table's Health column"
-    re.compile(r"\b(?:the|your) (?P<ref>(?:[a-z-]+ )?[a-z-]+ table)\b"),
+    (("table",), re.compile(r"\b(?:the|your) (?P<ref>(?:[a-z-]+ )?[a-z-]+ table)\b")),
 )
 _TRAILING = re.compile(r"\s+(?:rules|reference|table|chapter|for full details)$")
 _TABLE_WORD = re.compile(r"\btable$")
@@ -145,7 +147,9 @@ _TABLE_WORD = re.compile(r"\btable$")
 def find_xrefs(text: str) -> list[str]:
     """The cross-reference phrases in a unit's text, in order, without duplicates."""
     spans: list[tuple[int, int, str]] = []
-    for pattern in _XREF_PATTERNS:
+    for needs, pattern in _XREF_PATTERNS:
+        if not any(n in text for n in needs):
+            continue
         for m in pattern.finditer(text):
             ref = m.group("ref").strip().rstrip(",")
             if not ref:
@@ -185,10 +189,12 @@ def _resolve(ref: str, ruleset: str, chapter_titles: set[str], sections: dict[tu
 # Writing
 
 
-#: A number a quantity question may be after: digits (2, 1d20, 1–3) or a number word.
-_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|half|halve[sd]?"
-                     r"|twice|double|triple|single|once|dozen|none|tenth|fifth|quarter|number of|equal to|as many"
-                     r"|as much|per|up to|at most|at least|more than|fewer than|less than)\b", re.IGNORECASE)
+#: What a quantity question may be after: digits (2, 1d20, 1–3), a number word or an amount.
+_DIGIT = re.compile(r"\d")
+_NUMBER_WORDS = frozenset("""one two three four five six seven eight nine ten twelve twenty half halve halves
+halved twice double triple single once dozen none tenth fifth quarter per""".split())
+_AMOUNTS = ("number of", "equal to", "as many", "as much", "up to", "at most", "at least", "more than",
+            "fewer than", "less than")
 _HAS_WORD = re.compile(r"\w")
 
 Progress = Callable[[str], None]
@@ -207,7 +213,10 @@ def _ascii_words(*texts: str) -> bool:
 def states_number(text: str) -> bool:
     """Whether ``text`` states a number, a die or an amount (``2 AP``, ``1d20``, ``1–3``, ``three types``,
     ``a number of rounds equal to``, ``per round``)."""
-    return _NUMBER.search(text) is not None
+    if _DIGIT.search(text):
+        return True
+    low = text.lower()
+    return not _NUMBER_WORDS.isdisjoint(WORD_RE.findall(low)) or any(a in low for a in _AMOUNTS)
 
 
 def _titles(conn: sqlite3.Connection) -> dict[str, tuple[str, str]]:
@@ -325,7 +334,7 @@ def _write_synonyms(conn: sqlite3.Connection, stems: dict[str, str]) -> None:
     for key, words in _variants(conn, stems).items():
         rows[("=", 0, key)] = (words, 1.0)
     conn.executemany("INSERT INTO synonyms (scope, content, key, phrases, weight) VALUES (?, ?, ?, ?, ?)",
-                     [(*k, json.dumps(v, ensure_ascii=False), w) for k, (v, w) in sorted(rows.items())])
+                     [(*k, "\t".join(v), w) for k, (v, w) in sorted(rows.items())])
 
 
 def _variants(conn: sqlite3.Connection, stems: dict[str, str]) -> dict[str, list[str]]:
@@ -388,7 +397,7 @@ def _write_search_units(conn: sqlite3.Connection, stems: dict[str, str]) -> None
         "JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter "
         "WHERE g.style IN ('label', 'sentence') ORDER BY g.key, u.rowid").fetchall()
     in_chapters = {(key, ruleset) for key, ruleset, _r, supplement in defined if not supplement}
-    labels = {(" ".join(stems.get(w, w) for w in key.split()), rowid, int(not supplement))
+    labels = {(_label_key(key, stems), rowid, int(not supplement))
               for key, ruleset, rowid, supplement in defined
               if not supplement or (key, ruleset) not in in_chapters}
     for rowid, cells, body in conn.execute(
@@ -399,9 +408,14 @@ def _write_search_units(conn: sqlite3.Connection, stems: dict[str, str]) -> None
         words = WORD_RE.findall(fold(normalize(name[0]))) if name else []
         said = len(WORD_RE.findall(body)) - len(words)
         if words and len(words) <= 4 and words[0].isalpha() and said >= ROW_LABEL_WORDS:
-            labels.add((" ".join(stems.get(w, w) for w in words), rowid, 1))
+            labels.add((_label_key(" ".join(words), stems), rowid, 1))
     conn.executemany("INSERT INTO labels (key, rowid, strong) VALUES (?, ?, ?)", sorted(labels))
     _write_titles(conn)
+
+
+def _label_key(term: str, stems: dict[str, str]) -> str:
+    """A defined term's key: its words' distinct Porter stems, sorted ("attack repris")."""
+    return " ".join(sorted({stems.get(w, w) for w in term.split()}))
 
 
 def _write_titles(conn: sqlite3.Connection) -> None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
-from dataclasses import dataclass, field
 
 from .words import STOPWORDS, fold, normalize, query_tokens
 
@@ -79,64 +78,76 @@ def _stop(word: str) -> bool:
     return word in STOPWORDS or word.replace(" ", "") in STOPWORDS
 
 
-@dataclass(frozen=True)
 class Alt:
-    """One alternative of a group: an FTS5 phrase (or ``("a" AND "b")``), maybe a prefix."""
+    """One alternative of a group: an FTS5 phrase (or ``("a" AND "b")``), maybe a prefix.
 
-    fts: str
-    stems: tuple[str, ...]        # its Porter stems (defined terms, highlighting)
-    scope: str | None             # only this ruleset's units (a ruleset's own synonym); None: any
-    note: str                     # "" for the words as typed, else "synonym: a → b" / "spelling: …"
-    words: tuple[str, ...] = ()   # its folded words
-    prefix: str | None = None     # the folded prefix of a ``word*``
-    factor: float = 1.0           # how much a match through it counts (1 for the words as typed)
+    Attributes:
+        fts: the quoted FTS5 expression.
+        stems: its Porter stems (defined terms, highlighting).
+        scope: only this ruleset's units (a ruleset's own synonym); None: any.
+        note: "" for the words as typed, else ``synonym: a → b`` / ``spelling: …``.
+        words: its folded words; prefix: the folded prefix of a ``word*``.
+        factor: how much a match through it counts (1 for the words as typed).
+    """
+
+    __slots__ = ("fts", "stems", "scope", "note", "words", "prefix", "factor")
+
+    def __init__(self, fts: str, stems: tuple[str, ...], scope: str | None, note: str,
+                 words: tuple[str, ...] = (), prefix: str | None = None, factor: float = 1.0):
+        self.fts, self.stems, self.scope, self.note = fts, stems, scope, note
+        self.words, self.prefix, self.factor = words, prefix, factor
 
 
-@dataclass(frozen=True)
 class Part:
-    """One ``MATCH`` a group runs: its typed alternatives, its corrections, or one scope's synonyms."""
+    """One ``MATCH`` a group runs: its typed alternatives, its corrections, or one scope's synonyms,
+    with the units defining one of them and the rowid runs of the sections one of them names."""
 
-    fts: str
-    scope: str | None
-    factor: float                 # 1 as typed, SPELLING_FACTOR, SYNONYM_FACTOR
-    alts: tuple[Alt, ...]
-    defining: frozenset[int]      # units defining one of its alternatives
-    sections: tuple[tuple[int, int], ...] = ()  # rowid runs of the sections one of them names
+    __slots__ = ("fts", "scope", "factor", "alts", "defining", "sections")
+
+    def __init__(self, fts: str, scope: str | None, factor: float, alts: tuple[Alt, ...],
+                 defining: frozenset[int], sections: tuple[tuple[int, int], ...] = ()):
+        self.fts, self.scope, self.factor, self.alts = fts, scope, factor, alts
+        self.defining, self.sections = defining, sections
 
 
-@dataclass(frozen=True)
 class Group:
-    parts: tuple[Part, ...]
-    weight: float
-    bonus: bool = False           # the adjacent-pairs group: it adds to a unit's score, never finds one
+    """Parts standing for one thing the GM asked (a word, a phrase); ``bonus``: the adjacent-pairs
+    group, which adds to a unit's score and never finds one."""
+
+    __slots__ = ("parts", "weight", "bonus")
+
+    def __init__(self, parts: tuple[Part, ...], weight: float, bonus: bool = False):
+        self.parts, self.weight, self.bonus = parts, weight, bonus
 
 
-@dataclass(frozen=True)
 class Compiled:
-    """A compiled query: its groups, the notes of every synonym/correction used, and its intents."""
+    """A compiled query: its groups, the notes of every synonym/correction used, its intents (asks
+    how many or which die; asks what something is), the rowid runs of the sections it names, and a
+    cache for what the search derives from it (its SQL statement, highlighting per ruleset)."""
 
-    groups: tuple[Group, ...]
-    notes: tuple[str, ...]
-    quantity: bool                # asks how many / how much / which die
-    definition: bool              # asks what something is or means
-    sections: tuple[tuple[int, int], ...] = ()   # rowid runs of the sections the query names
-    cache: dict = field(default_factory=dict, compare=False)   # highlighting patterns, per scope
+    __slots__ = ("groups", "notes", "quantity", "definition", "sections", "cache")
+
+    def __init__(self, groups: tuple[Group, ...], notes: tuple[str, ...], quantity: bool, definition: bool,
+                 sections: tuple[tuple[int, int], ...] = ()):
+        self.groups, self.notes, self.quantity, self.definition = groups, notes, quantity, definition
+        self.sections = sections
+        self.cache: dict = {}
 
 
 class SearchData:
     """Search data of one database, read from the tables the build wrote and kept on its handle.
 
-    Holds the rulesets, the number of units, the compiled synonym table, the defined terms and the
-    vocabulary (each read on first need), and the compiled queries (a prepared-statement cache,
-    never results).
+    Holds the rulesets, the number of units, the synonym entries and defined terms looked up so far,
+    the vocabulary (read on first need), and the compiled queries (a prepared-statement cache, never
+    results).
     """
 
     def __init__(self, conn: sqlite3.Connection):
         self.rulesets: tuple[str, ...] = tuple(
             r[0] for r in rows(conn, "SELECT DISTINCT ruleset FROM chapters ORDER BY ruleset"))
         self.units: int = rows(conn, "SELECT max(rowid) FROM search_units")[0][0] or 1
-        self._synonyms: dict[tuple[int, str], list[tuple[str, tuple[str, ...], float]]] | None = None
-        self._labels: dict[tuple[str, ...], list[tuple[int, int]]] | None = None
+        self._synonyms: dict[tuple[int, str], list[tuple[str, tuple[str, ...], float]]] = {}
+        self._labels: dict[str, list[tuple[int, int]]] = {}
         self._vocab: dict[int, list[tuple[str, int]]] | None = None
         self.compiled: dict[tuple[str, str | None], Compiled] = {}
 
@@ -153,16 +164,18 @@ class SearchData:
             out.setdefault(stem, []).append(word)
         return out
 
-    def synonyms(self, conn: sqlite3.Connection) -> dict[tuple[int, str], list[tuple[str, tuple[str, ...], float]]]:
-        """``{(content, key): [(scope, phrases, weight), ...]}`` from the ``synonyms`` table."""
-        if self._synonyms is None:
-            import json
-
-            table: dict[tuple[int, str], list[tuple[str, tuple[str, ...], float]]] = {}
-            for scope, content, key, phrases, weight in rows(
-                    conn, "SELECT scope, content, key, phrases, weight FROM synonyms ORDER BY scope, content, key"):
-                table.setdefault((content, key), []).append((scope, tuple(json.loads(phrases)), weight))
-            self._synonyms = table
+    def synonyms(self, conn: sqlite3.Connection, keys) -> dict[tuple[int, str], list[tuple[str, tuple[str, ...], float]]]:
+        """``{(content, key): [(scope, phrases, weight), ...]}`` for these stem keys (read from the
+        ``synonyms`` table once and kept; the keys it lacks map to ``[]``)."""
+        wanted = set(keys) - self._synonyms.keys()
+        if wanted:
+            for k in wanted:
+                self._synonyms[k] = []
+            for scope, content, key, phrases, weight in _in(
+                    conn, "SELECT scope, content, key, phrases, weight FROM synonyms WHERE key IN ({}) "
+                          "ORDER BY scope", {k for _c, k in wanted}, tuple):
+                if (content, key) in wanted:
+                    self._synonyms[(content, key)].append((scope, tuple(phrases.split("\t")), weight))
         return self._synonyms
 
     def defining(self, conn: sqlite3.Connection, stems: tuple[str, ...], weak: bool) -> frozenset[int]:
@@ -170,12 +183,11 @@ class SearchData:
         definitions and table rows, and with ``weak`` the supplement's for terms no chapter defines."""
         if not stems:
             return frozenset()
-        if self._labels is None:
-            by_key: dict[tuple[str, ...], list[tuple[int, int]]] = {}
-            for key, rowid, strong in rows(conn, "SELECT key, rowid, strong FROM labels"):
-                by_key.setdefault(tuple(sorted(set(key.split()))), []).append((rowid, strong))
-            self._labels = by_key
-        return frozenset(r for r, strong in self._labels.get(tuple(sorted(set(stems))), ()) if strong or weak)
+        key = " ".join(sorted(set(stems)))
+        found = self._labels.get(key)
+        if found is None:
+            found = self._labels[key] = rows(conn, "SELECT rowid, strong FROM labels WHERE key = ?", (key,))
+        return frozenset(r for r, strong in found if strong or weak)
 
     def sections(self, conn: sqlite3.Connection, names: list[str]) -> tuple[tuple[int, int], ...]:
         """Rowid runs (heading unit, last unit) of the sections titled exactly one of ``names``
@@ -280,7 +292,7 @@ class _Compiler:
         entry's weight."""
         out: list[Alt | None] = []
         weight = 1.0
-        entries = [e for e in self.data.synonyms(self.conn).get((content, key), ())
+        entries = [e for e in self.data.synonyms(self.conn, [(content, key)])[(content, key)]
                    if e[0] != "=" and (not e[0] or self.ruleset is None or e[0] == self.ruleset)]
         common = {ph for scope, phrases, _w in entries if not scope for ph in phrases}
         own = self.ruleset is not None and any(scope for scope, _p, _w in entries)
@@ -299,7 +311,7 @@ class _Compiler:
 
     def variants(self, key: str) -> list[Alt | None]:
         """The rules' words the stemmer keeps apart from this one ("successfully" for "successful")."""
-        found = [ph for scope, phrases, _w in self.data.synonyms(self.conn).get((0, key), ()) if scope == "="
+        found = [ph for scope, phrases, _w in self.data.synonyms(self.conn, [(0, key)])[(0, key)] if scope == "="
                  for ph in phrases]
         self.learn(found)
         return [self.alt([w]) for w in found]
@@ -329,11 +341,15 @@ def _tokens(text: str) -> tuple[list[list[str]], list[tuple[str, list[str], bool
 
 def _spans(c: _Compiler, toks, used: list[bool], pending: list) -> None:
     """GM phrases with a synonym, longest first; at each length the phrase as typed, then without its
-    question words ("order of the phases" meets "order of phases"); a word belongs to one synonym."""
+    question words ("order of the phases" meets "order of phases"); a word belongs to one synonym.
+    Every key the query could hold is read from the database in one statement first."""
     folded = [" ".join(p) for _, p, _ in toks]
     stemmed = [" ".join(c.stem(w) for w in p) for _, p, _ in toks]
     every = list(range(len(toks)))
     content = [i for i in every if not _stop(folded[i])]
+    c.data.synonyms(c.conn, {(which, " ".join(stemmed[i] for i in positions[k:k + n]))
+                             for which, positions in ((0, every), (1, content))
+                             for n in range(1, 6) for k in range(len(positions) - n + 1)})
     for n in range(min(5, len(toks)), 0, -1):
         for which, positions in ((0, every), (1, content)):
             for k in range(0, len(positions) - n + 1):

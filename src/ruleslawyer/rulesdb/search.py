@@ -37,7 +37,6 @@ term quoted), usable in Datasette.
 
 from __future__ import annotations
 
-import heapq
 import re
 import sqlite3
 from dataclasses import asdict, dataclass, field
@@ -54,7 +53,7 @@ SNIPPET_TOKENS = 32
 #: A snippet marked in Python shows about this many characters around the first match.
 SNIPPET_CHARS = 200
 #: Rows one part's ``MATCH`` returns at most (best bm25 first): bounds the work on a huge corpus.
-GROUP_ROWS = 2000
+GROUP_ROWS = 300
 
 #: Weights of the ranking policy (see the module docstring).
 LABEL_BONUS = 0.5
