@@ -3,7 +3,9 @@
 :class:`Encounter` is the part every ruleset shares: the frozen :class:`FightState`, declarations
 checked against it, the round's dice, the log, undo, and saving and loading. Each ruleset subclasses
 it (``ruleslawyer.rulesets.<id>.fight``) and supplies four hooks: reading a combatant, writing one
-back, checking a declaration, and playing a round.
+back, checking a declaration, and playing a round; two more are optional: linking the combatants to
+each other once all are read (:meth:`Encounter.link_combatants`), and the fight's options, settings
+the GM chooses for the whole fight (:meth:`Encounter.read_options`; none by default).
 
 Dice: a round's unscripted dice come from a :class:`random.Random` seeded with the fight's seed and
 the round number, so saving after any round and loading to go on gives exactly the run without the
@@ -11,7 +13,7 @@ stop. A round may also carry a dice script (``{"slot": [faces]}``) for worked ex
 
 Shapes (``to_dict``)::
 
-    {"ruleset": "mastery", "seed": 7, "rulings": {...},
+    {"ruleset": "mastery", "seed": 7, "rulings": {...}, "options": {...},
      "state": {"round": 2, "over": false, "combatants": [{...}, ...]},
      "pending": {"Aldric": {...declaration...}}, "log": [{"round": 1, "text": ..., "cites": [...]}]}
 """
@@ -104,12 +106,14 @@ class Encounter:
         seed: the fight's seed (each round's dice derive from it and the round number); None draws one.
         rulings: ruling overrides, ``{ruling id: answer}``, for every exchange of the fight.
         rules: the rules handle (None: the default database).
+        options: the fight's options (:meth:`read_options` checks them; ``self.options`` holds them).
     """
 
     ruleset: ClassVar[str] = ""
 
     def __init__(self, state: FightState, *, seed: int | None = None,
-                 rulings: Mapping[str, str] | None = None, rules=None) -> None:
+                 rulings: Mapping[str, str] | None = None, rules=None,
+                 options: Mapping[str, Any] | None = None) -> None:
         from ruleslawyer.rulesdb.handle import resolve_rules
 
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
@@ -117,6 +121,7 @@ class Encounter:
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
         self.rulings = dict(rulings or {})
         self.rules = resolve_rules(rules)
+        self.options = self.read_options(options)
         self._state = state
         self._pending: dict[str, Any] = {}
         self._log: list[LogLine] = []
@@ -144,6 +149,29 @@ class Encounter:
         raise NotImplementedError
 
     @classmethod
+    def read_options(cls, data: Mapping[str, Any] | None) -> dict:
+        """The fight's options, checked, as JSON-shaped data (``to_dict`` saves it and this reads it
+        back). Default: a ruleset with no options takes none.
+
+        Raises:
+            RulesInputError: not an object, or an option this ruleset does not have (``options.<name>``).
+        """
+        if data is None:
+            return {}
+        if not isinstance(data, Mapping):
+            raise RulesInputError("options", "must be an object of option -> value")
+        if data:
+            raise RulesInputError(f"options.{sorted(data)[0]}", f"{cls.ruleset or 'this ruleset'} fights take no options")
+        return {}
+
+    @classmethod
+    def link_combatants(cls, combatants: tuple[Any, ...], rules) -> tuple[Any, ...]:
+        """The combatants once all are read, made consistent with each other (names they refer to
+        exist, relations both ways). Default: unchanged. Raise RulesInputError naming
+        ``combatants[i].<field>``."""
+        return combatants
+
+    @classmethod
     def schema(cls) -> dict:
         """The ``fight`` input format for this ruleset (combatant and declaration fields)."""
         raise NotImplementedError
@@ -156,7 +184,8 @@ class Encounter:
     # -- building and reading ----------------------------------------------------------------
     @classmethod
     def start(cls, combatants: Sequence[Any], *, seed: int | None = None,
-              rulings: Mapping[str, str] | None = None, rules=None) -> "Encounter":
+              rulings: Mapping[str, str] | None = None, rules=None,
+              options: Mapping[str, Any] | None = None) -> "Encounter":
         """A new fight at round 0 from the combatants' JSON-shaped data.
 
         Raises:
@@ -174,7 +203,8 @@ class Encounter:
         for name in names:
             if names.count(name) > 1:
                 raise RulesInputError("combatants", f"two combatants are called {name!r}; names must differ")
-        return cls(FightState(cls.ruleset, 0, tuple(read)), seed=seed, rulings=rulings, rules=rules)
+        read = cls.link_combatants(tuple(read), rules)
+        return cls(FightState(cls.ruleset, 0, tuple(read)), seed=seed, rulings=rulings, rules=rules, options=options)
 
     @property
     def state(self) -> FightState:
@@ -241,6 +271,7 @@ class Encounter:
     def to_dict(self) -> dict:
         """Everything needed to go on exactly where this fight stands (see the module docstring)."""
         return {"ruleset": self.ruleset, "seed": self.seed, "rulings": dict(self.rulings),
+                "options": to_jsonable(self.options),
                 "state": {"round": self._state.round, "over": self._state.over,
                           "combatants": [self.write_combatant(c) for c in self._state.combatants]},
                 "pending": {k: to_jsonable(v) for k, v in self._pending.items()},
@@ -259,7 +290,7 @@ class Encounter:
         if not isinstance(saved, Mapping):
             raise RulesInputError("state", "a saved fight needs its state")
         fight = cls.start(saved.get("combatants", ()), seed=data.get("seed"), rulings=data.get("rulings"),
-                          rules=rules)
+                          rules=rules, options=data.get("options"))
         rnd = saved.get("round", 0)
         if isinstance(rnd, bool) or not isinstance(rnd, int) or not 0 <= rnd <= MAX_ROUNDS:
             raise RulesInputError("state.round", f"must be a whole number from 0 to {MAX_ROUNDS}")

@@ -2,7 +2,7 @@
 
 The input holds the combatants, each round's declarations and optional scripted dice::
 
-    {"seed": 7, "rulings": {}, "combatants": [{...}, ...],
+    {"seed": 7, "rulings": {}, "options": {}, "combatants": [{...}, ...],
      "rounds": [{"declare": {"Aldric": {...}, "Brute": {...}}, "dice": {"attack": [4, 4]}}, ...]}
 
 or a fight saved with ``--json`` (its ``"fight"`` member), with more ``rounds`` to play on. Each
@@ -58,15 +58,17 @@ def _fight(args) -> int:
         print_json(cls.schema())
         return 0
     data = engines.read_object(args.input)
-    unknown = sorted(set(data) - {"seed", "rulings", "combatants", "rounds", "fight"})
+    unknown = sorted(set(data) - {"seed", "rulings", "options", "combatants", "rounds", "fight", "description"})
     if unknown:
-        raise RulesInputError(unknown[0], "unknown field; allowed: seed, rulings, combatants, rounds, fight")
+        raise RulesInputError(unknown[0], "unknown field; allowed: seed, rulings, options, combatants, rounds, fight, "
+                                          "description")
     rulings = {**(data.get("rulings") or {}), **args.rulings}
     if "fight" in data:
         fight = cls.from_dict(data["fight"], rules=args.rules)
     else:
         seed = args.seed if args.seed is not None else data.get("seed")
-        fight = cls.start(data.get("combatants"), seed=seed, rulings=rulings, rules=args.rules)
+        fight = cls.start(data.get("combatants"), seed=seed, rulings=rulings, rules=args.rules,
+                          options=data.get("options"))
     results = []
     for i, r in enumerate(_rounds(data, args.rounds)):
         for name, decl in (r.get("declare") or {}).items():

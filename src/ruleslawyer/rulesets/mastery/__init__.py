@@ -12,6 +12,10 @@ Modules (the field's own terms):
 - :mod:`.exchange` — one melee or ranged exchange (:func:`resolve_exchange`).
 - :mod:`.round` — Startle/Ambush, declarations, side roll, phases, holds (:func:`sequence_round`).
 - :mod:`.planner` — AP planner (:func:`plan_actions`).
+- :mod:`.fight` — a whole fight across rounds (:class:`MasteryEncounter`): :mod:`.fighter` (a
+  combatant's state between rounds), :mod:`.orders` (a round's declaration, checked against it),
+  :mod:`.fight_play` and :mod:`.fight_actions` (the round's turns and actions), :mod:`.trauma_effects`
+  (what the Traumas on a sheet do, read from the table's sentences).
 - :mod:`.movement`, :mod:`.health` — speed and movement; starting health.
 - :mod:`._tables` — typed views of the tables the engines read, parsed once per rules handle.
 - :mod:`.rulings` — the named rulings (registered on import).
@@ -22,7 +26,8 @@ default database), resolves it once and reads every table from it.
 Where a rule lives — the engines are pipelines of named stages, each returning its trace steps:
 
 - :func:`resolve_exchange` (:data:`.exchange.STAGES`): ``attack_allowed`` (hostile within 5 ft),
-  ``attack_costs_ap``, ``defender_declares`` (defense or passive defense), ``aiming_trial``,
+  ``attack_costs_ap``, ``trauma_trial`` (a Trauma's Endurance trial to attack, in a fight),
+  ``defender_declares`` (defense or passive defense), ``aiming_trial``,
   ``attack_roll``, ``defense_roll``, then ``counterattack`` after a successful defense, or
   ``hit_damage``, ``armour_durability_health`` and ``after_health_damage``.
 - :func:`health_damage_aftermath` (:data:`.death.STAGES`): ``wound``, ``fighting_on_damage``,
@@ -76,6 +81,8 @@ _EXPORTS = {
     'advance_dying': 'death',
     'health_damage_aftermath': 'death',
     'triage': 'death',
+    'MasteryEncounter': 'fight',
+    'Fighter': 'fighter',
     'Elevation': 'exchange',
     'ExchangeResult': 'exchange',
     'Range': 'exchange',
@@ -136,7 +143,7 @@ __all__ = [
     "ActionCost", "action_cost", "spend_ap",
     "Attack", "AttackKind", "Combatant", "MagicPortion", "State", "Wielding",
     "DamagePortion", "DamageType", "apply_damage", "classify",
-    "advance_dying", "health_damage_aftermath", "triage",
+    "advance_dying", "health_damage_aftermath", "triage", "MasteryEncounter", "Fighter",
     "Elevation", "ExchangeResult", "Range", "Situation", "exchange_from_dict", "resolve_exchange",
     "StartingHealth", "starting_health", "MovementPlan", "plan_movement", "speed", "APPlan", "plan_actions",
     "Declaration", "HoldTrigger", "Phase", "RoundCombatant", "SequenceResult", "Side", "Spell", "StartleResult",

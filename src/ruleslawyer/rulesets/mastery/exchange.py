@@ -27,6 +27,7 @@ from .damage import DamageOutcome, DamagePortion, apply_damage, hit_amount
 from .death import health_damage_aftermath
 from .tiers import Edge, roll_tier_die, roll_trial
 from .trauma import Trauma, TraumaSetting
+from .trauma_effects import act_trial, penalty
 
 __all__ = ["Range", "Elevation", "Situation", "ExchangeResult", "resolve_exchange", "exchange_from_dict"]
 
@@ -68,6 +69,11 @@ class Situation:
         counter_defend: the original attacker defends the counterattack if able.
         fight_on: on reaching 0 and passing the Endurance trial, remain conscious and fight on.
         setting: trauma setting (realistic, brutal, deadly).
+        sheet_effects: apply the Traumas on the combatants' sheets where they bite (a fight sets it): the
+            Endurance trial when spending AP to attack (Cracked Sternum, Skull Fracture, ...), the
+            penalty on ranged attack rolls and on the Aiming Trial (lost eye, Blurred Vision). Default
+            false: a single exchange reads the sheet only for its AP per round.
+        precipitation: it is raining, sleeting, hailing or snowing (Painful Scar's trial; with sheet_effects).
     """
 
     defend: bool = True
@@ -82,6 +88,8 @@ class Situation:
     counter_defend: bool = True
     fight_on: bool = True
     setting: TraumaSetting = TraumaSetting.REALISTIC
+    sheet_effects: bool = False
+    precipitation: bool = False
 
     def __post_init__(self) -> None:
         for name, cls in (("range", Range), ("elevation", Elevation), ("setting", TraumaSetting)):
@@ -105,7 +113,9 @@ class ExchangeResult(TracedResult):
     """The outcome of one exchange.
 
     Attributes:
-        outcome: ``"hit"``, ``"defended"``, ``"missed"`` (failed Aiming Trial) or ``"not-allowed"``.
+        outcome: ``"hit"``, ``"defended"``, ``"missed"`` (failed Aiming Trial), ``"not-allowed"``, or
+            ``"no-effect"`` (a Trauma's Endurance trial failed: the AP is spent with no effect; only with
+            ``Situation.sheet_effects``).
         attack_total, defense_total, aim_total: the rolls (None when not rolled).
         defended: whether an active defense was made.
         damage: total damage of the hit (all portions; 0 when it did not land).
@@ -229,6 +239,19 @@ def attack_costs_ap(x: _Exchange) -> list[Step]:
     return [step, Step.of(StepKind.RULE, f"{x.A.name} is Engaged with {x.D.name}", cites=[ids.ENGAGED])]
 
 
+def trauma_trial(x: _Exchange) -> list[Step]:
+    """With ``Situation.sheet_effects``: the Endurance trial the attacker's Traumas call for whenever it
+    spends AP to attack (their rows of ``mastery/combat/tables/trauma``; :func:`.trauma_effects.act_trial`);
+    on a failure the AP is spent with no effect and the exchange stops (``no-effect``)."""
+    if not x.sit.sheet_effects:
+        return []
+    ok, steps = act_trial(x.A, "attack", dice=x.dice, precipitation=x.sit.precipitation, rulings=x.rulings,
+                          rules=x.rules)
+    if not ok:
+        x.outcome = "no-effect"
+    return steps
+
+
 def _cannot_defend(x: _Exchange) -> tuple[str, list[Any]]:
     """Why the defender cannot defend (``""`` if it can), with the cites and rulings that say so."""
     D = x.D
@@ -295,8 +318,15 @@ def aiming_trial(x: _Exchange) -> list[Step]:
             aim_edges, _ = _edges_for("attacker", sit.elevation, x.rulings)
         steps.append(Step.of(StepKind.RULING, "Elevation and the Aiming Trial", edge_use.answer,
                              cites=[ids.ELEVATION], rulings=[edge_use]))
+    modifier = 0
+    if sit.sheet_effects:
+        use = R.ruling_use(R.AIMING_SIGHT, x.rulings)
+        if use.answer == "yes":
+            modifier, sight = penalty(x.A.sheet, "sight-penalty", "Traumas: Perception trials that rely on sight",
+                                      rulings=x.rulings, rules=x.rules, extra_rulings=[use])
+            steps += [sight] if sight else []
     aim = roll_trial(x.dice, x.A.perception_tier, dc, "aim", label="Aiming Trial", cites=[ids.AIMING_TRIAL],
-                     rulings=x.rulings, natural_rules=True, natural_cites=[ids.AIMING_TRIAL], edges=aim_edges,
+                     rulings=x.rulings, modifier=modifier, natural_rules=True, natural_cites=[ids.AIMING_TRIAL], edges=aim_edges,
                      edge_cites=[ids.ELEVATION], field="attacker.perception_tier", rules=x.rules)
     steps.append(aim.trace)
     x.aim_total = aim.total
@@ -360,6 +390,11 @@ def attack_roll(x: _Exchange) -> list[Step]:
     if atk.modifiers:
         total += atk.modifiers
         children.append(Step.of(StepKind.MODIFIER, "Modifiers", f"{atk.modifiers:+d}", cites=[form]))
+    if sit.sheet_effects and x.ranged:
+        mod, step = penalty(x.A.sheet, "ranged-penalty", "Traumas: penalty on ranged attack rolls",
+                            rulings=x.rulings, rules=x.rules)
+        total += mod
+        children += [step] if step else []
     x.attack_total = total
     detail = {ids.FORMULA_BOW: "PHY tier die + WEA + modifiers",
               ids.FORMULA_CROSSBOW: "PER tier die + fixed weapon dice + modifiers"}.get(form, "STR or PHY tier die + WEA + modifiers")
@@ -435,7 +470,8 @@ def counterattack(x: _Exchange) -> list[Step]:
     c_range = (sit.range if sit.range is not Range.MELEE else Range.CLOSE) if c_ranged else Range.MELEE
     csit = Situation(defend=sit.counter_defend, range=c_range, elevation=_SWAPPED[sit.elevation],
                      hostile_within_5ft=sit.range is Range.MELEE, counterattack=False,
-                     fight_on=sit.fight_on, setting=sit.setting)
+                     fight_on=sit.fight_on, setting=sit.setting, sheet_effects=sit.sheet_effects,
+                     precipitation=sit.precipitation)
     counter = resolve_exchange(D, A, csit, dice=x.dice, rulings=x.rulings, rules=x.rules, _depth=x.depth + 1)
     x.counter = counter
     x.D, x.A = counter.attacker, counter.defender
@@ -502,18 +538,18 @@ def after_health_damage(x: _Exchange) -> list[Step]:
     return [after.step]
 
 
-STAGES = (attack_allowed, attack_costs_ap, defender_declares, aiming_trial, attack_roll, defense_roll,
+STAGES = (attack_allowed, attack_costs_ap, trauma_trial, defender_declares, aiming_trial, attack_roll, defense_roll,
           hit_damage, armour_durability_health, after_health_damage)
 """The exchange, stage by stage; it stops at the first stage that sets an outcome. A successful
 defense is followed by :func:`counterattack`."""
 
 
 def _check_exchange(attacker: Combatant, defender: Combatant, atk: Attack | None, sit: Situation, depth: int,
-                    rules: Rules) -> Attack:
+                    rules: Rules, mid_round: bool = False) -> Attack:
     """Refuse an exchange that cannot start (no attack, no AP, an attacker down, the wrong range)."""
     if atk is None:
         raise RulesInputError("attack", "no attack given (pass attack= or set attacker.attack)")
-    if depth == 0:
+    if depth == 0 and not mid_round:
         attacker.check_round_ap("attacker")
         defender.check_round_ap("defender")
     if attacker.state in (State.UNCONSCIOUS, State.DEAD):
@@ -534,7 +570,8 @@ def _check_exchange(attacker: Combatant, defender: Combatant, atk: Attack | None
 
 _VALUES = dict(attack_total=None, defense_total=None, aim_total=None, defended=False, damage=0, absorbed=0,
                to_durability=0, to_health=0, engaged=(), traumas=(), spell="", capped=False, counter=None)
-_LABEL = {"hit": "Hit", "defended": "Defended", "missed": "Missed", "not-allowed": "Attack not allowed"}
+_LABEL = {"hit": "Hit", "defended": "Defended", "missed": "Missed", "not-allowed": "Attack not allowed",
+          "no-effect": "AP spent with no effect"}
 
 
 def _result(x: _Exchange, names: tuple[str, str], steps: list[Step]) -> ExchangeResult:
@@ -562,7 +599,7 @@ def _result(x: _Exchange, names: tuple[str, str], steps: list[Step]) -> Exchange
 def resolve_exchange(attacker: Combatant, defender: Combatant, situation: Situation | None = None, *,
                      attack: Attack | None = None, dice: Dice | None = None, seed: int | None = None,
                      script: Mapping[str, Any] | None = None, rulings: Mapping[str, str] | None = None,
-                     rules: Rules | None = None, _depth: int = 0) -> ExchangeResult:
+                     rules: Rules | None = None, mid_round: bool = False, _depth: int = 0) -> ExchangeResult:
     """Resolve one attack against one defender, stage by stage (:data:`STAGES`): whether the attack
     is allowed, its AP, the defender's declaration, the Aiming Trial, the attack roll, the defense
     roll (then a counterattack), the hit's damage, armour, durability and health, and what health
@@ -576,6 +613,8 @@ def resolve_exchange(attacker: Combatant, defender: Combatant, situation: Situat
             ``defense``, ``aim``, ``endurance``, ``trauma``, ``finger``.
         rulings: ruling overrides (``ruleslawyer rulings --ruleset mastery``).
         rules: the rules database whose tables the exchange reads (default database).
+        mid_round: the combatants are part-way through a round of a fight: their AP left may exceed a
+            new "1 AP per round" sheet (``mastery.one-ap-trauma-timing``), so it is not checked against it.
 
     Returns:
         An :class:`ExchangeResult` whose trace cites every step.
@@ -587,7 +626,7 @@ def resolve_exchange(attacker: Combatant, defender: Combatant, situation: Situat
     sit = situation or Situation()
     rulings = R.check(rulings)
     rules = resolve_rules(rules)
-    atk = _check_exchange(attacker, defender, attack or attacker.attack, sit, _depth, rules)
+    atk = _check_exchange(attacker, defender, attack or attacker.attack, sit, _depth, rules, mid_round)
     x = _Exchange(attacker, defender, atk, sit, dice or Dice(seed=seed, script=script), rulings, rules, _depth,
                   {"attacker": attacker.ap, "defender": defender.ap})
     steps: list[Step] = []

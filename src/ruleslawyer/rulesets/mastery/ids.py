@@ -101,14 +101,22 @@ PASSIVE_DEFENSE = f"{_AR}/defense#16"
 
 # Triggered reactions
 COUNTERATTACK = f"{_AR}/triggered-reactions-all-cost-1-ap#1"
+REPRISAL = f"{_AR}/triggered-reactions-all-cost-1-ap#2"
+MOVEMENT_REACTION = f"{_AR}/triggered-reactions-all-cost-1-ap#3"
 
 # Movement and terrain
 SPEED = f"{_AR}/movement#1"
 MOVE_COST = f"{_AR}/movement#2"
 MOVE_AGAIN = f"{_AR}/movement#3"
 MOVE_REPEATED = f"{_AR}/movement#4"
+MOVE_FACING = f"{_AR}/movement#5"
+MOVE_REPOSITION = f"{_AR}/movement#6"
 RUGGED = f"{_AR}/movement/terrain#1"
 RUGGED_DOUBLE = f"{_AR}/movement/terrain#2"
+UNSTABLE = f"{_AR}/movement/terrain#3"
+UNSTABLE_TRIAL = f"{_AR}/movement/terrain#4"
+HAZARDOUS = f"{_AR}/movement/terrain#5"
+HAZARD_DAMAGE = f"{_AR}/movement/terrain#6"
 ELEVATION = f"{_AR}/movement/terrain#7"
 
 # Interaction, casting, other actions

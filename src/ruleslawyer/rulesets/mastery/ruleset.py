@@ -19,5 +19,6 @@ RULESET = Ruleset(
             ("Mastery exchange", "ruleslawyer.widgets.exchange_mastery:MasteryExchangePanel"),
             ("Mastery round", "ruleslawyer.widgets.rounds:MasteryRoundPanel")),
     concordance=DATA_DIR / "concordance" / "mastery.json",
+    encounter="ruleslawyer.rulesets.mastery.fight:MasteryEncounter",
     order=10,
 )

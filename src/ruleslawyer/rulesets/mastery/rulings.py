@@ -23,7 +23,9 @@ __all__ = [
     "RESIST_DAMAGE_TRIAL", "PHASE_NOTHING_DECLARED", "FINGER_ORDER", "SLING_FORMULA",
     "UNCONSCIOUS_DEFENSE", "MAGIC_PORTION_ROLL", "HEALTH_DICE_EXPLODE", "MELEE_COUNTER_AT_RANGE",
     "ONE_AP_TRAUMA_TIMING", "REPEATED_MOVE", "CLOSE_CALL_TRIAL", "TRIAGE_FIGHTING_ON", "TRIAGE_ACROSS_ROUNDS",
-    "NEGATIVE_ATTACK_TOTAL",
+    "NEGATIVE_ATTACK_TOTAL", "FIGHT_REACH", "SPARE_AP", "PRONE_STAND_FIRST", "IMPAIRED_EFFECT", "EXHAUSTED_EFFECT",
+    "DYING_TIMER_TICK", "TURN_WHILE_DOWN", "HAZARD_DAMAGE", "HAZARD_TRIGGERS", "UNSTABLE_DC", "BALANCE_TRIALS",
+    "TRAUMA_EFFECTS_STACK", "AIMING_SIGHT", "REPEATED_MOVE_TRIAL", "HALVED_MOVEMENT", "REPRISAL_STOPS_MOVE",
     "use", "ruling_use",
     "check", "RULINGS",
 ]
@@ -358,6 +360,150 @@ NEGATIVE_ATTACK_TOTAL = _reg(
     "Modifiers (or an edge answered as -2) can take an attack roll below 0. Damage never heals: the "
     "weapon portion deals 0; any magic portion of the hit still lands.",
     (ids.PASSIVE_DEFENSE, ids.FORMULA_MELEE, _SILENT + "14"), PROVENANCE_KIT_DEFAULT)
+
+
+# -- a whole fight (rulesets.mastery.fight): state carried from round to round -----------------
+
+FIGHT_REACH = _reg(
+    "mastery.fight-reach",
+    "A fight in the kit keeps no map: who is within whose melee attack range, and is that 'adjacent' and "
+    "'within 5 feet'?",
+    "reach-is-adjacent", (),
+    "Each combatant carries the names of the creatures within its melee attack range; the relation is "
+    "symmetric. Being within reach counts as adjacent (Triage) and as a hostile creature within 5 feet (no "
+    "projectile or sling attack). A move names the creatures it leaves and approaches; leaving one's reach "
+    "invites its reprisal attack.",
+    (ids.REPRISAL, ids.MOVE_REPOSITION, ids.HOSTILE_WITHIN_5FT, ids.TRIAGE), PROVENANCE_KIT_DEFAULT)
+
+SPARE_AP = _reg(
+    "mastery.fight-spare-ap",
+    "Which reactions does a combatant make with AP its declaration left unassigned?",
+    "defend-only", ("all-reactions", "none"),
+    "AP can be spent reactively without being declared. 'defend-only': AP neither spent on a declared action "
+    "nor reserved for a reaction are used to defend against incoming attacks; a counterattack or a reprisal "
+    "attack needs AP reserved for it ({\"action\": \"counterattack\"}, {\"action\": \"reprisal\"}). "
+    "'all-reactions': spare AP also pay for counterattacks and reprisal attacks. 'none': only reserved AP react.",
+    (ids.USE_IT_OR_LOSE_IT, ids.ACTIONS_AND_REACTIONS, ids.DEFENSE_DECLARE), PROVENANCE_KIT_DEFAULT)
+
+PRONE_STAND_FIRST = _reg(
+    "mastery.prone-stand-first",
+    "Must a Prone combatant stand (Prone, Stand from: 1 AP) before it moves or attacks?",
+    "stand-first", ("may-act-prone",),
+    "The Conditions chapter that defines Prone is not in the kit; the Other Actions table prices standing "
+    "(1 AP, Action + Movement). 'stand-first': a move or attack declared while Prone must follow a declared "
+    "stand; a combatant knocked Prone mid-round takes no further move or attack that round. 'may-act-prone': "
+    "Prone is recorded only.",
+    (ids.OTHER_ACTIONS_TABLE, ids.UNSTABLE_TRIAL, ids.FLOW_ONLY_DECLARED))
+
+IMPAIRED_EFFECT = _reg(
+    "mastery.impaired-effect",
+    "What does Impaired (Dazed, Stunned, Paralyzed) do to a combatant's AP?",
+    "record-only", ("minus-1-ap-per-tier",),
+    "Impaired is defined in the Conditions chapter, which is not in the kit. 'record-only': its tier is carried "
+    "and steps down each round, with no effect on AP. 'minus-1-ap-per-tier': each tier costs 1 AP of the round "
+    "(tier 2 Stunned: 0 AP from 2), from the round it applies.",
+    (ids.STARTLE_DAZED, ids.STARTLE_STUNNED, ids.STARTLE_PARALYZED, ids.IMPAIRED_PROGRESSION))
+
+EXHAUSTED_EFFECT = _reg(
+    "mastery.exhausted-effect",
+    "What does Exhausted do to a combatant's AP?",
+    "record-only", ("minus-1-ap-per-tier",),
+    "Suffocating advances Exhausted by 1 tier at the end of each of your turns (Punctured Lung); Exhausted "
+    "itself is defined in the Conditions chapter, which is not in the kit. 'record-only': the tier is carried. "
+    "'minus-1-ap-per-tier': each tier costs 1 AP per round, to a minimum of 0.",
+    (ids.TRAUMA_TABLE, ids.AP_PER_ROUND))
+
+DYING_TIMER_TICK = _reg(
+    "mastery.dying-timer-tick",
+    "When does the dying timer count a round?",
+    "later-rounds", ("this-round",),
+    "'You have a number of rounds equal to your Endurance tier before you die.' 'later-rounds': the round in "
+    "which you reach 0 health does not count; each later round counts at its end, so Endurance tier 2 reached "
+    "in round 1 dies at the end of round 3. 'this-round': the round of reaching 0 counts at its end (dies at the "
+    "end of round 2).",
+    (ids.DYING_TIMER, ids.FIGHTING_ON_TIMER, ids.GOING_DOWN_TIMER))
+
+TURN_WHILE_DOWN = _reg(
+    "mastery.turn-while-down",
+    "Does a combatant who cannot take actions (unconscious) still have a turn, for what happens at the start "
+    "or end of your turn (Engaged ends, suffocation, a hazard)?",
+    "has-a-turn", ("no-turn",),
+    "'has-a-turn': it has a turn in the phase mastery.phase-nothing-declared gives and takes no actions in it. "
+    "'no-turn': nothing happens at the start or end of its turn; Engaged ends at the end of the round.",
+    (ids.GOING_DOWN_UNCONSCIOUS, ids.ENGAGED, ids.PHASE_DECLARED))
+
+HAZARD_DAMAGE = _reg(
+    "mastery.hazard-damage",
+    "How does the 1 damage of Hazardous terrain meet armour?",
+    "as-any-damage", ("health-only",),
+    "'as-any-damage': like any damage, it meets armour resistance, then durability, then health. 'health-only': "
+    "it goes straight to health.",
+    (ids.HAZARD_DAMAGE, ids.PASSIVE_DEFENSE))
+
+HAZARD_TRIGGERS = _reg(
+    "mastery.hazard-triggers",
+    "A creature that enters a hazard triggered by entering or ending a turn in it (fire) and ends its turn "
+    "there: how many times does it take the damage?",
+    "each-trigger", ("once-per-turn",),
+    "'each-trigger': once on entering and once on ending the turn there. 'once-per-turn': at most once in a turn.",
+    (ids.HAZARD_DAMAGE,))
+
+UNSTABLE_DC = _reg(
+    "mastery.unstable-dc",
+    "What is the DC of the Agility trial for Unstable terrain when the GM gives none?",
+    "straightforward", ("easy", "tricky"),
+    "The DC is 'as determined by the GM'; a move may give it (dc). Without one: Straightforward (4), Easy (2) "
+    "or Tricky (6), the named difficulties.",
+    (ids.UNSTABLE_TRIAL, ids.NAMED_DC_TABLE), PROVENANCE_KIT_DEFAULT)
+
+BALANCE_TRIALS = _reg(
+    "mastery.balance-trials",
+    "Which trials of a fight take the Trauma table's penalties 'on trials to keep your balance' and 'on "
+    "Strength and Physique trials that use your legs'?",
+    "fall-prone-trials", ("none",),
+    "'fall-prone-trials': the trials whose failure means falling Prone keep your balance: the Unstable terrain "
+    "Agility trial and the Physique trial for moving more than once (lost foot, Limp); the Physique trial also "
+    "uses your legs. 'none': the penalties are recorded only.",
+    (ids.UNSTABLE_TRIAL, ids.TRAUMA_TABLE))
+
+TRAUMA_EFFECTS_STACK = _reg(
+    "mastery.trauma-effects-stack",
+    "When several Traumas on a sheet carry the same effect (two penalties on ranged attack rolls, two Endurance "
+    "trials when spending AP to attack), do they stack?",
+    "stack", ("once",),
+    "Only the lost finger's penalty says it does not stack. 'stack': penalties add up and each Trauma rolls its "
+    "own Endurance trial. 'once': the largest penalty applies, and one trial is rolled.",
+    (ids.TRAUMA_TABLE,))
+
+AIMING_SIGHT = _reg(
+    "mastery.aiming-sight",
+    "Is the Aiming Trial a 'Perception trial that relies on sight' for the lost eye and Blurred Vision penalty?",
+    "yes", ("no",),
+    "The Aiming Trial rolls the Perception tier die to hit a seen target. 'yes': the penalty applies to it as well "
+    "as to the ranged attack roll. 'no': only the ranged attack roll.",
+    (ids.AIMING_TRIAL, ids.TRAUMA_TABLE))
+
+REPEATED_MOVE_TRIAL = _reg(
+    "mastery.repeated-move-trial",
+    "'When you move more than once in a round' (broken leg, lost foot, Limp): on which moves does it apply?",
+    "each-later-move", ("once-per-round",),
+    "'each-later-move': on every move after the first in the round (reactions included). 'once-per-round': only "
+    "on the second.",
+    (ids.MOVE_REPEATED, ids.TRAUMA_TABLE))
+
+HALVED_MOVEMENT = _reg(
+    "mastery.halved-movement",
+    "How is halved movement rounded (broken leg, lost foot)?",
+    "round-down", ("round-up",),
+    "The chapter rounds the half added to repeated moves down; halved movement follows it by default.",
+    (ids.MOVE_REPEATED, ids.SPEED, ids.TRAUMA_TABLE))
+
+REPRISAL_STOPS_MOVE = _reg(
+    "mastery.reprisal-stops-move",
+    "Does a creature knocked unconscious or killed by a reprisal attack as it leaves still leave?",
+    "down-stays", ("move-completes",),
+    "'down-stays': it falls where it was and stays within reach. 'move-completes': it leaves all the same.",
+    (ids.REPRISAL, ids.GOING_DOWN_UNCONSCIOUS))
 
 
 RULINGS: tuple[Ruling, ...] = tuple(_ALL)
