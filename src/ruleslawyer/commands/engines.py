@@ -82,7 +82,9 @@ def add_option(command: str, *flags: str, **kwargs) -> None:
 
 
 def read_json(path: str | None, field: str = "input", flag: str = "--input"):
-    """Read a JSON file (``-`` for stdin) given on the command line.
+    """Read a JSON file (``-`` for stdin) given on the command line, at most
+    :data:`~ruleslawyer.limits.INPUT_FILE_BYTES` of it (``--input /dev/zero`` once read until memory
+    ran out).
 
     Args:
         path: the file, ``-`` or ``None`` (not given).
@@ -93,32 +95,52 @@ def read_json(path: str | None, field: str = "input", flag: str = "--input"):
         The parsed JSON value (any type: callers check the shape).
 
     Raises:
-        RulesInputError: not given, unreadable (missing, a folder, no permission), not UTF-8, not
-            JSON, or nested too deeply to read; the message names ``field`` and the file.
+        RulesInputError: not given, unreadable (missing, a folder, no permission), larger than the
+            limit, not UTF-8, not JSON, or nested too deeply to read; the message names ``field``
+            and the file.
     """
     import json
-    import sys
 
-    from ruleslawyer.errors import RulesInputError
+    from ruleslawyer.limits import clip
 
     if not path:
         raise RulesInputError(field, f"{flag} FILE.json is required (see --schema for the format)")
+    shown = "standard input" if path == "-" else clip(path, quote=False)
+    data = _read_bounded(path, field, shown)
     try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8-sig") as f:  # a byte-order mark (Windows editors) is fine
-                text = f.read()
-    except OSError as exc:
-        raise RulesInputError(field, f"cannot read {path}: {exc.strerror or exc}") from None
+        text = data.decode("utf-8-sig")  # a byte-order mark (Windows editors) is fine
     except UnicodeDecodeError:
-        raise RulesInputError(field, f"{path} is not UTF-8 text") from None
+        raise RulesInputError(field, f"{shown} is not UTF-8 text") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RulesInputError(field, f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        raise RulesInputError(field, f"{shown} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
     except RecursionError:
-        raise RulesInputError(field, f"{path} nests lists or objects too deeply to read") from None
+        raise RulesInputError(field, f"{shown} nests lists or objects too deeply to read") from None
+
+
+def _read_bounded(path: str, field: str, shown: str) -> bytes:
+    """The bytes of ``path`` (``-``: standard input), refused past ``limits.INPUT_FILE_BYTES``."""
+    import sys
+
+    from ruleslawyer.limits import INPUT_FILE_BYTES, megabytes
+
+    try:
+        if path == "-":
+            if sys.stdin is None:
+                raise RulesInputError(field, "standard input is closed")
+            stream = getattr(sys.stdin, "buffer", None)
+            data = stream.read(INPUT_FILE_BYTES + 1) if stream is not None else \
+                sys.stdin.read(INPUT_FILE_BYTES + 1).encode("utf-8", "surrogateescape")
+        else:
+            with open(path, "rb") as f:
+                data = f.read(INPUT_FILE_BYTES + 1)
+    except OSError as exc:
+        raise RulesInputError(field, f"cannot read {shown}: {exc.strerror or exc}") from None
+    if len(data) > INPUT_FILE_BYTES:
+        raise RulesInputError(field, f"{shown} is larger than {megabytes(INPUT_FILE_BYTES)}, the most an input "
+                                     "may hold")
+    return data
 
 
 def read_object(path: str | None) -> dict:

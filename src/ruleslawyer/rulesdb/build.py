@@ -26,11 +26,11 @@ from ruleslawyer.dice import MAX_DIE_SIDES
 
 from ruleslawyer.dice import ZERO_FACE_DICE, parse_dice
 from ruleslawyer.errors import DatabaseError, DatabasePathError, RulesInputError
-from ruleslawyer.limits import NOTICE_SOURCE_BYTES, TEMP_FILE_AGE_S, clip
+from ruleslawyer.limits import NOTICE_SOURCE_BYTES, SOURCE_FILE_BYTES, TEMP_FILE_AGE_S, clip
 
 from .paths import (APPLICATION_ID, DB_ENV, HOUSE_RULES_ENV, SCHEMA_FILE, SCHEMA_VERSION, SOURCES_DIR,
                     SourcesError, database_state, default_db_path, encode_source_dirs, house_rules_dir,
-                    registered_source_dirs, seal_database, source_files, sources_digest)
+                    read_source, registered_source_dirs, seal_database, source_files, sources_digest)
 
 __all__ = [
     "BuildError",
@@ -282,7 +282,7 @@ def _parse_range(cell: str, sides: int) -> tuple[int, int] | None:
 
 
 def _parse_file(path: Path, name: str, house: bool, md, doc: _Doc) -> None:
-    text = path.read_text(encoding="utf-8")
+    text = read_source(path, name).decode("utf-8")  # at most limits.SOURCE_FILE_BYTES
     tokens = md.parse(text)
     if not tokens or tokens[0].type != "front_matter":
         doc.problems.append(f"{name}:1: missing front matter (--- ruleset/chapter/title ---)")
@@ -523,6 +523,8 @@ def _parse_all(house_rules: Path | None, source_dirs) -> _Doc:
     for path, name, house in source_files(house_rules, source_dirs):
         try:
             _parse_file(path, name, house, md, doc)
+        except SourcesError as exc:  # too large, or unreadable
+            doc.problems.extend(exc.problems)
         except UnicodeDecodeError as exc:
             doc.problems.append(f"{name}:1: not UTF-8 text ({exc.reason})")
         except OSError as exc:
@@ -583,7 +585,7 @@ def build(out: str | os.PathLike[str] | None = None,
         notify: called once, ``notify(False)`` as the build starts writing the database, or
             ``notify(True)`` before parsing when the sources are large (past
             ``limits.NOTICE_SOURCE_BYTES``, so the build will be slow): a query that has to build
-            says why it waits. Not called for a build that fails on its sources or its folder.
+            says why it waits. Not called when small sources or the folder fail the build.
 
     Returns:
         A :class:`BuildReport` with the path and counts.
@@ -637,13 +639,15 @@ def build(out: str | os.PathLike[str] | None = None,
 
 
 def _sources_size(house: Path | None, source_dirs) -> int:
-    """Bytes of every source file (house rules included), from their sizes on disk."""
+    """Bytes the parse will read: every source file's size on disk (house rules included), but
+    none of a file past ``limits.SOURCE_FILE_BYTES`` (refused unread)."""
     total = 0
     for path, _name, _house in source_files(house, source_dirs):
         try:
-            total += path.stat().st_size
+            size = path.stat().st_size
         except OSError:
-            pass  # the parse names it
+            continue  # the parse names it
+        total += size if size <= SOURCE_FILE_BYTES else 0
     return total
 
 

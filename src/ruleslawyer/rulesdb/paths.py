@@ -14,9 +14,10 @@ from pathlib import Path
 __all__ = ["DB_ENV", "HOUSE_RULES_ENV", "SCHEMA_FILE", "SCHEMA_VERSION", "SOURCES_DIR", "SourcesError",
            "default_db_path", "house_rules_dir", "source_files", "sources_digest", "registered_source_dirs",
            "SourceDirs", "stored_source_dirs", "encode_source_dirs", "check_db_path", "database_state",
-           "APPLICATION_ID", "database_checksum", "database_damage", "seal_database"]
+           "APPLICATION_ID", "database_checksum", "database_damage", "seal_database", "read_source"]
 
 from ruleslawyer.errors import DatabasePathError, SourcesError
+from ruleslawyer.limits import SOURCE_FILE_BYTES, megabytes
 from ruleslawyer.shipped import DATA_DIR
 
 SOURCES_DIR = DATA_DIR / "sources"
@@ -200,6 +201,24 @@ def source_files(house_rules: Path | None = None,
     return files
 
 
+def read_source(path: Path, name: str) -> bytes:
+    """The bytes of the source file ``path`` (``name`` in messages), read up to
+    :data:`~ruleslawyer.limits.SOURCE_FILE_BYTES`.
+
+    Raises:
+        SourcesError: it cannot be read, or it is larger than the limit (``name:1: ...``).
+    """
+    try:
+        with open(path, "rb") as f:
+            data = f.read(SOURCE_FILE_BYTES + 1)
+    except OSError as exc:
+        raise SourcesError([f"{name}:1: cannot read: {exc.strerror or exc}"]) from None
+    if len(data) > SOURCE_FILE_BYTES:
+        raise SourcesError([f"{name}:1: larger than {megabytes(SOURCE_FILE_BYTES)}, the most one source file "
+                            "may hold"])
+    return data
+
+
 def _build_inputs() -> list[tuple[Path, str]]:
     """The package files that shape a built database: schema, build code, synonym data."""
     data = sorted([*DATA_DIR.glob("*.sql"), *DATA_DIR.glob("*.json"), *DATA_DIR.glob("*/*.json")])
@@ -216,10 +235,7 @@ def sources_digest(house_rules: Path | None = None, source_dirs: SourceDirs | No
     """
     parts = [f"schema-v{SCHEMA_VERSION}"] + [f"ruleset:{rid}" for rid, _ in sorted(source_dirs or ())]
     for path, name in _build_inputs() + [(p, n) for p, n, _ in source_files(house_rules, source_dirs)]:
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise SourcesError([f"{name}:1: cannot read: {exc.strerror or exc}"]) from None
+        data = read_source(path, name)
         parts.append(f"{name}:{len(data)}:{zlib.crc32(data):08x}")
     joined = "\n".join(parts).encode()
     return f"{zlib.crc32(joined):08x}-{zlib.adler32(joined):08x}-{len(parts)}"
