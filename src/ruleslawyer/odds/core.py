@@ -60,7 +60,9 @@ def check_tolerance(tolerance: object) -> Fraction:
     if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float, Fraction)) \
             or (isinstance(tolerance, float) and not math.isfinite(tolerance)):
         raise RulesInputError("tolerance", f"must be a number from 0 to 0.001, got {tolerance!r}")
-    t = Fraction(tolerance)
+    # a float as the decimal it was written as: the binary double nearest 0.001 is a little more
+    # than 1/1000, and "must be from 0 to 0.001, got 0.001" was the result
+    t = Fraction(repr(tolerance)) if isinstance(tolerance, float) else Fraction(tolerance)
     if not 0 <= t <= Fraction(1, 1000):
         raise RulesInputError("tolerance", f"must be a number from 0 to 0.001, got {tolerance!r}")
     return t
