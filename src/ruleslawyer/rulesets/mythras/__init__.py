@@ -32,6 +32,7 @@ _EXPORTS = {
     'InitiativeEntry': 'initiative',
     'InitiativeResult': 'initiative',
     'roll_initiative': 'initiative',
+    'MythrasEncounter': 'fight',
     'DifficultyGrade': 'levels',
     'LevelOfSuccess': 'levels',
     'SkillRoll': 'levels',
@@ -63,7 +64,8 @@ def __dir__() -> list[str]:
 __all__ = [
     "Attacker", "ChargeInput", "ChargeResult", "Defence", "Defender", "DifficultyGrade", "EffectContext",
     "ExchangeInput", "ExchangeResult", "InitiativeCombatant", "InitiativeEntry", "InitiativeResult",
-    "LevelOfSuccess", "OutmanoeuvreInput", "OutmanoeuvreResult", "RangeBand", "RangedKind", "Side", "SkillRoll",
+    "LevelOfSuccess", "MythrasEncounter", "OutmanoeuvreInput", "OutmanoeuvreResult", "RangeBand", "RangedKind",
+    "Side", "SkillRoll",
     "Ward", "Weapon", "WeaponTrait", "critical_range", "differential", "eligible_effects", "graded_skill",
     "level_of_success", "resolve_charge", "resolve_exchange", "resolve_outmanoeuvre", "roll_initiative",
     "roll_skill", "rulings",

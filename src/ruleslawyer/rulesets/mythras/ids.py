@@ -27,6 +27,7 @@ EX_ARMOUR = f"{_X}#10"
 EX_NO_PARRY = f"{_X}#11"
 SIZE_STEPS = f"{_X}#12"
 
+MENU_PROACTIVE = f"{_C}/action-menu-essentials#1"
 MENU_REACTIVE = f"{_C}/action-menu-essentials#2"
 MENU_FREE = f"{_C}/action-menu-essentials#3"
 ENGAGED = f"{_C}/action-menu-essentials#4"
@@ -46,7 +47,10 @@ RANGED_INTO_MELEE = f"{_C}/ranged-combat#6"
 FIREARMS = f"{_C}/firearms-change-the-economy#1"
 
 SURPRISE = f"{_C}/surprise#1"
+MOVEMENT = f"{_C}/movement-snapshot#1"
+AP_HABIT = f"{_C}/practical-habits#1"
 WARD_HABIT = f"{_C}/practical-habits#2"
+SERIOUS_WOUND_HABIT = f"{_C}/practical-habits#3"
 
 ALL: tuple[str, ...] = tuple(v for k, v in dict(globals()).items() if k.isupper() and k != "ALL"
                              and isinstance(v, str))

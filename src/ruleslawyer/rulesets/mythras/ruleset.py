@@ -17,5 +17,6 @@ RULESET = Ruleset(
     commands="ruleslawyer.rulesets.mythras.cli",
     panels=(("Mythras exchange", "ruleslawyer.widgets.exchange_mythras:MythrasExchangePanel"),),
     concordance=DATA_DIR / "concordance" / "mythras.json",
+    encounter="ruleslawyer.rulesets.mythras.fight:MythrasEncounter",
     order=20,
 )

@@ -18,7 +18,9 @@ __all__ = [
     "STEP_PAST_END", "DAMAGE_FLOOR", "PARRY_MISSILES", "RANGED_DAMAGE_MODIFIER", "ROLL_OFF_DIE",
     "OUTSIDE_STYLE_GRADES", "DAMAGE_MODIFIER_LADDER", "AIM_EASES", "CIRCUMVENT_PARRY", "CHARGE_SAME_LENGTH",
     "CHARGE_FIRST_BLOW", "SET_SPEAR_MODIFIER", "OPPOSED_ROLL", "OUTMANOEUVRE_UNOPPOSED",
-    "SPRAY_HITS", "RULINGS",
+    "SPRAY_HITS", "TURN_CYCLES", "INITIATIVE_ROLLS", "NO_DECLARATION", "VOID_ACTION", "WOUND_LEVELS",
+    "SERIOUS_WOUND", "MAJOR_WOUND", "TRIP_OPPONENT", "PRONE", "DISARM_OPPONENT", "BLEED", "IMPALED_WEAPON",
+    "RULINGS",
 ]
 
 _CORE = PROVENANCE_PUBLISHED_PREFIX + "Mythras core rules"
@@ -382,11 +384,185 @@ SPRAY_HITS = register(Ruling(
     cites=(ids.FIREARMS,),
 ))
 
+# -- a whole fight across rounds (:mod:`.fight`) -----------------------------------------------------
+
+TURN_CYCLES = register(Ruling(
+    id="mythras.turn-cycles",
+    ruleset="mythras",
+    question="'On your Turn you spend one AP on a Proactive action.' Once everyone has had a Turn, do Turns "
+             "go round again in Initiative order while Action Points are left?",
+    default="cycle",
+    alternatives=("one-turn",),
+    provenance=_CORE,
+    explanation="The published rules run a Round in Cycles: Turns go round in Initiative order again and "
+                "again until nobody has an Action Point left (or anything left to do), so a fighter with 2 AP "
+                "may attack twice. 'one-turn': each fighter has a single Turn a Round and keeps the rest of "
+                "their AP for Reactive replies (a declaration of more than one Proactive action is refused).",
+    cites=(ids.PROACTIVE_REACTIVE, ids.ACTION_POINTS, ids.INITIATIVE),
+))
+
+INITIATIVE_ROLLS = register(Ruling(
+    id="mythras.initiative-rolls",
+    ruleset="mythras",
+    question="Is Initiative rolled once, when the fight starts, or again at the start of every Round?",
+    default="once",
+    alternatives=("each-round",),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="The chapter rolls Initiative in its Setup, before 'Each Round'. 'once': the order of the "
+                "first Round holds for the whole fight; 'each-round': everyone still able to fight rolls "
+                "again at the start of each Round (the surprise penalty only in the first).",
+    cites=(ids.INITIATIVE, ids.SURPRISE),
+))
+
+NO_DECLARATION = register(Ruling(
+    id="mythras.no-declaration",
+    ruleset="mythras",
+    question="What does a fighter do in a Round for which nothing was declared?",
+    default="defend-only",
+    alternatives=("attack-engaged",),
+    provenance=PROVENANCE_KIT_DEFAULT,
+    explanation="'defend-only': no Proactive action; their AP go to Reactive replies (a Parry when they can, "
+                "else an Evade). 'attack-engaged': one Attack on the first foe they are Engaged with (when "
+                "their weapon is in hand), the other AP kept for Reactive replies.",
+    cites=(ids.PROACTIVE_REACTIVE, ids.EX_PARRY),
+))
+
+VOID_ACTION = register(Ruling(
+    id="mythras.void-action",
+    ruleset="mythras",
+    question="When a fighter's Turn comes, the action declared for it may no longer be possible (the target "
+             "fell or broke off, the weapon was knocked away, the fighter is already on their feet). Is the "
+             "Action Point spent?",
+    default="skip-keep-ap",
+    alternatives=("spend-ap",),
+    provenance=PROVENANCE_KIT_DEFAULT,
+    explanation="'skip-keep-ap': the Turn passes and the AP stays for Reactive replies (and vanishes at the "
+                "Round's end if unused); 'spend-ap': the Turn's AP is spent on the wasted action.",
+    cites=(ids.PROACTIVE_REACTIVE,),
+))
+
+WOUND_LEVELS = register(Ruling(
+    id="mythras.wound-levels",
+    ruleset="mythras",
+    question="'Apply what's left to the location': how much harm to a location's Hit Points is a Minor, a "
+             "Serious or a Major Wound?",
+    default="serious-at-0-major-at-minus-max",
+    alternatives=(),
+    provenance=_CORE,
+    explanation="The chapter names the Serious Wound but not its threshold. Published rules: a location "
+                "still above 0 Hit Points has a Minor Wound; at 0 or below, a Serious Wound; at minus its "
+                "starting Hit Points or below, a Major Wound.",
+    cites=(ids.EX_ARMOUR, ids.SERIOUS_WOUND_HABIT),
+))
+
+SERIOUS_WOUND = register(Ruling(
+    id="mythras.serious-wound",
+    ruleset="mythras",
+    question="What does a Serious Wound do to a fighter for the rest of the fight?",
+    default="endurance-roll",
+    alternatives=("incapacitated", "limb-only", "record-only"),
+    provenance=PROVENANCE_KIT_DEFAULT,
+    explanation="The chapter only says an Endurance roll follows a Serious Wound. 'endurance-roll': the "
+                "victim rolls Endurance (the fighter's endurance %, dice slot endurance; none given counts as "
+                "a failure); a failure or a fumble leaves them incapacitated; either way a wounded limb is "
+                "useless: an arm drops what it holds (no Ready Weapon with it), a leg drops them prone (no "
+                "Regain Footing). 'incapacitated': no roll, the fighter is out. 'limb-only': no roll; only "
+                "the limb is useless. 'record-only': noted for the Games Master. The published rules' own "
+                "version (an opposed roll, how long the victim stays down) is left to the Games Master.",
+    cites=(ids.SERIOUS_WOUND_HABIT, ids.EX_ARMOUR),
+))
+
+MAJOR_WOUND = register(Ruling(
+    id="mythras.major-wound",
+    ruleset="mythras",
+    question="What does a Major Wound do to a fighter?",
+    default="incapacitated",
+    alternatives=("trunk-kills", "record-only"),
+    provenance=PROVENANCE_KIT_DEFAULT,
+    explanation="'incapacitated': the fighter is out of the fight; whether they die is left to the Games "
+                "Master (the published rules' Endurance roll against death is not made here). 'trunk-kills': "
+                "a Major Wound to the head, chest or abdomen kills, to a limb incapacitates. 'record-only': "
+                "noted for the Games Master.",
+    cites=(ids.SERIOUS_WOUND_HABIT, ids.EX_ARMOUR),
+))
+
+TRIP_OPPONENT = register(Ruling(
+    id="mythras.trip-opponent",
+    ruleset="mythras",
+    question="What does Trip Opponent do (its text is in the Combat reference, not the chapter)?",
+    default="falls-prone",
+    alternatives=("record-only",),
+    provenance=PROVENANCE_KIT_DEFAULT,
+    explanation="'falls-prone': the defender ends prone until they spend a Turn to Regain Footing (the "
+                "published rules let them resist with an opposed roll, which is not made here). "
+                "'record-only': noted for the Games Master.",
+    cites=(ids.EFFECTS, ids.EFFECTS_TEXT_ELSEWHERE, ids.MENU_PROACTIVE),
+))
+
+PRONE = register(Ruling(
+    id="mythras.prone",
+    ruleset="mythras",
+    question="How hard are the attacks, parries and Evades of a fighter who is prone?",
+    default="formidable",
+    alternatives=("hard", "record-only"),
+    provenance=PROVENANCE_KIT_DEFAULT,
+    explanation="The chapter sends a fighter prone (Evade, Trip Opponent) and gives Regain Footing as the way "
+                "up, but melee grades for lying on the ground are in the published situational tables. "
+                "'formidable': their attacks, parries and Evades are Formidable; 'hard': Hard; "
+                "'record-only': no grade. Either way a prone fighter cannot Charge (crawl 2 m if you start "
+                "prone); attacks against them are not eased here.",
+    cites=(ids.EVADE, ids.MENU_PROACTIVE, ids.MOVEMENT),
+))
+
+DISARM_OPPONENT = register(Ruling(
+    id="mythras.disarm-opponent",
+    ruleset="mythras",
+    question="What does Disarm Opponent do (its text is in the Combat reference, not the chapter)?",
+    default="weapon-lost",
+    alternatives=("record-only",),
+    provenance=PROVENANCE_KIT_DEFAULT,
+    explanation="'weapon-lost': the defender's weapon is knocked from their hand: no attacks or parries with "
+                "it until they spend a Turn to Ready Weapon (a shield still parries); the published rules' "
+                "opposed roll and Size steps are not applied. 'record-only': noted for the Games Master.",
+    cites=(ids.EFFECTS, ids.EFFECTS_TEXT_ELSEWHERE, ids.MENU_PROACTIVE),
+))
+
+BLEED = register(Ruling(
+    id="mythras.bleed",
+    ruleset="mythras",
+    question="What does Bleed do from Round to Round (its text is in the Combat reference, not the chapter)?",
+    default="1-hp-per-round",
+    alternatives=("record-only",),
+    provenance=PROVENANCE_KIT_DEFAULT,
+    explanation="'1-hp-per-round': a blow with Bleed that dealt damage leaves its location bleeding: it loses "
+                "1 Hit Point at the end of every Round for the rest of the fight (nobody staunches it here). "
+                "The published rules instead drain Fatigue after a failed opposed Endurance roll. "
+                "'record-only': noted for the Games Master.",
+    cites=(ids.EFFECTS, ids.EFFECTS_TEXT_ELSEWHERE, ids.WARD_HABIT),
+))
+
+IMPALED_WEAPON = register(Ruling(
+    id="mythras.impaled-weapon",
+    ruleset="mythras",
+    question="After Impale, does the weapon stay stuck in the wound, and what does that do?",
+    default="stuck-hard",
+    alternatives=("stuck-no-penalty", "record-only"),
+    provenance=PROVENANCE_KIT_DEFAULT,
+    explanation="'stuck-hard': an impaling blow that dealt damage leaves the weapon in the wound: its wielder "
+                "cannot attack or parry with it until they spend a Turn to Ready Weapon (pulling it free), "
+                "and while it stays the victim's attacks, parries and Evades are one grade harder (Hard). "
+                "'stuck-no-penalty': stuck, without the victim's grade. 'record-only': noted for the Games "
+                "Master. (How Impale rolls damage is mythras.impale.)",
+    cites=(ids.EFFECTS, ids.EFFECTS_TEXT_ELSEWHERE, ids.MENU_PROACTIVE),
+))
+
 RULINGS: tuple[Ruling, ...] = (
     HALVING, HERCULEAN, OVER_100, RANGED_CHOOSE_LOCATION, MAXIMISE_DAMAGE, BYPASS_ARMOR, IMPALE,
     ENHANCE_PARRY, EFFECT_TEXT, EVADE_SUCCESS, WARD_LOCATION, COMBINE_GRADES, STEP_PAST_END,
     DAMAGE_FLOOR, PARRY_MISSILES, RANGED_DAMAGE_MODIFIER, ROLL_OFF_DIE, OUTSIDE_STYLE_GRADES,
     DAMAGE_MODIFIER_LADDER, AIM_EASES, CIRCUMVENT_PARRY, CHARGE_SAME_LENGTH, CHARGE_FIRST_BLOW,
-    SET_SPEAR_MODIFIER, OPPOSED_ROLL, OUTMANOEUVRE_UNOPPOSED, SPRAY_HITS,
+    SET_SPEAR_MODIFIER, OPPOSED_ROLL, OUTMANOEUVRE_UNOPPOSED, SPRAY_HITS, TURN_CYCLES, INITIATIVE_ROLLS,
+    NO_DECLARATION, VOID_ACTION, WOUND_LEVELS, SERIOUS_WOUND, MAJOR_WOUND, TRIP_OPPONENT, PRONE,
+    DISARM_OPPONENT, BLEED, IMPALED_WEAPON,
 )
 """Every Mythras ruling, in the order above."""
