@@ -24,10 +24,15 @@ db: $(STAMP)
 lab: db
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) --ServerApp.kernel_websocket_connection_class=$(NODELAY) notebooks/00-start-here.ipynb
 
-## app: serve the panels as a Voila app on http://127.0.0.1:8866
+## app: serve the panels as a Voila app on http://$(HOST):$(PORT) (HOST=0.0.0.0 for a class on the network);
+##      kernels of closed tabs are shut down after CULL_IDLE idle seconds (see `ruleslawyer app --help`)
+HOST ?= 127.0.0.1
+PORT ?= 8866
+CULL_IDLE ?= 600
+CULL_INTERVAL ?= 60
 app: db
-	$(VENV)/bin/voila --Voila.ip=127.0.0.1 --Voila.port=8866 --Voila.port_retries=0 \
-	  --Voila.kernel_websocket_connection_class=$(NODELAY) notebooks/app.ipynb
+	$(VENV)/bin/ruleslawyer app --host $(HOST) --port $(PORT) --cull-idle-timeout $(CULL_IDLE) \
+	  --cull-interval $(CULL_INTERVAL)
 
 ## browser: Debian chromium for the browser tests (installed when missing and we can)
 browser:

@@ -10,7 +10,8 @@ plain ``ipywidgets.Button`` whose handler sets a ``Label``'s value. Each sample 
 * exchange: click "Resolve exchange" until ``.rl-outcome[data-attack=N]`` shows; the script alternates
   between ``attack: 1`` (d4 1 + WEA 2 = 3) and ``attack: 4 4 1; endurance: 2`` (11), so every click
   waits for an outcome not yet on show (the recipe of ``tests/browser/test_app_browser.py``);
-* trauma: click "Roll" until ``.rl-outcome[data-roll=N]`` shows, seeds alternating 1 (d100 18) and 7 (42);
+* trauma: click "Replay" (the seed shown; Roll draws a fresh one) until ``.rl-outcome[data-roll=N]``
+  shows, seeds alternating 1 (d100 18) and 7 (42);
 * reference: click the plain button until the label reads the next count.
 
 The browser settings (Debian chromium, its flags) come from ``tests/browser/browserkit.py``; every request
@@ -113,7 +114,7 @@ def measure(page) -> dict[str, list[float]]:
         page.wait_for_timeout(100)
         t_plain2 = plain()
         _fill(page, ".rl-trauma-panel .rl-seed input", str(seed))
-        t_tr = page.evaluate(CLICK_TIMED, [".rl-trauma-panel button.rl-roll",
+        t_tr = page.evaluate(CLICK_TIMED, [".rl-trauma-panel button.rl-replay",
                                            f'.rl-trauma-panel .rl-outcome[data-roll="{face}"]', None])
         if i:
             out["plain"] += [t_plain, t_plain2]

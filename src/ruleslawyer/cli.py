@@ -16,7 +16,8 @@ from collections.abc import Sequence
 
 from ruleslawyer.errors import RulesError, SourcesError
 
-__all__ = ["main", "build_parser", "command_modules", "print_json", "COMMAND_MODULES", "SOLE_MODULE"]
+__all__ = ["main", "build_parser", "command_modules", "print_json", "write_stdout", "COMMAND_MODULES",
+           "SOLE_MODULE"]
 
 #: Modules of ruleslawyer.commands, in the order their subcommands appear in --help.
 #: The kit's own command modules (each ``ruleslawyer.commands.<name>``); every installed ruleset adds
@@ -27,6 +28,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "engines",
     "rulings",
     "odds",
+    "app",
     "fight",
 )
 
@@ -49,14 +51,39 @@ SOLE_MODULE: dict[str, str] = {name: "ruleslawyer.commands.db"
 _GLOBAL_OPTIONS_WITH_VALUE = ("--db", "--house-rules")
 
 
+#: What this run of :func:`main` has written: an error document must not follow a JSON result.
+_OUTPUT = {"json": False}
+
+
 def print_json(obj) -> None:
-    """Print ``obj`` (a dict/list, or anything with ``to_dict()``) as indented JSON."""
+    """Print ``obj`` (a dict/list, or anything with ``to_dict()``) as indented JSON, in one write.
+
+    The whole document is built first, so a failure leaves nothing half written; text that is not
+    valid Unicode (a lone surrogate from undecodable command-line bytes) is written as a ``\\uXXXX``
+    escape, so standard output is always one valid UTF-8 JSON document. NaN and infinities are not
+    JSON: they raise ValueError (a bug, reported as such) instead of being written.
+    """
     import json
 
     if hasattr(obj, "to_dict"):
         obj = obj.to_dict()
-    json.dump(obj, sys.stdout, ensure_ascii=False, indent=2, default=str)
-    sys.stdout.write("\n")
+    text = json.dumps(obj, ensure_ascii=False, indent=2, default=str, allow_nan=False) + "\n"
+    _OUTPUT["json"] = True
+    write_stdout(text)
+
+
+def write_stdout(text: str) -> None:
+    """Write ``text`` to standard output in one piece, as UTF-8; anything unencodable (a lone
+    surrogate) as a backslash escape. Write errors (a full disk, a closed pipe) are raised."""
+    data = text.encode("utf-8", "backslashreplace")
+    out = sys.stdout
+    buffer = getattr(out, "buffer", None)
+    if buffer is None:  # a text-only stream (a test's StringIO)
+        out.write(data.decode("utf-8"))
+        return
+    out.flush()
+    buffer.write(data)
+    buffer.flush()
 
 
 def build_parser(modules: Sequence[str] | None = None) -> argparse.ArgumentParser:
@@ -90,31 +117,141 @@ def _command_name(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one ``ruleslawyer`` command line; the exit status (0 fine, 1 an error, 2 a usage error).
+
+    Under ``--json`` standard output is exactly one JSON document, the result or the error. Output
+    that cannot be written (a full disk, standard output closed) is one error line and exit 1; a
+    reader that closed the pipe early is exit 0. Never a traceback.
+    """
+    if sys.stdout is None:  # started with standard output closed
+        return _output_failed("standard output is closed")
     argv = list(sys.argv[1:] if argv is None else argv)
     name = _command_name(argv)
     parser = build_parser((SOLE_MODULE[name],) if name in SOLE_MODULE else None)
-    args = parser.parse_args(argv)
+    _OUTPUT["json"] = False
+    args = _parse(parser, argv)
     import warnings
 
     warnings.showwarning = _show_warning
+    errors = _tolerant_stdout()
+    try:
+        return _run(args)
+    finally:
+        _tolerant_stdout(errors)
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """``parser.parse_args(argv)``; under ``--json`` a usage error (exit 2) is a JSON error document
+    on standard output too, as argparse's message says on standard error."""
+    import contextlib
+
+    said = _Tee(sys.stderr)
+    try:
+        with contextlib.redirect_stderr(said):
+            return parser.parse_args(argv)
+    except SystemExit as exc:
+        if exc.code == 2 and "--json" in argv:
+            message = "".join(said.text).strip().splitlines()[-1:] or ["invalid command line"]
+            _json_error("UsageError", message[0].split(": error: ", 1)[-1], None, False)
+        raise
+
+
+class _Tee:
+    """A text stream that writes through to ``stream`` (if any) and keeps what was written."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.text: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.text.append(text)
+        return self.stream.write(text) if self.stream is not None else len(text)
+
+    def flush(self) -> None:
+        if self.stream is not None:
+            self.stream.flush()
+
+
+def _run(args) -> int:
     try:
         from ruleslawyer.rulesdb.handle import open_rules
 
         args.rules = open_rules(args.db, args.house_rules)
-        return int(args.func(args) or 0)
-    except BrokenPipeError:
+        status = int(args.func(args) or 0)
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:  # the reader has all it wanted (``| head``)
+        _silence_stdout()
         return 0
     except KeyboardInterrupt:
         return 130
     except RulesError as exc:
         return _report(args, exc, internal=False)
     except Exception as exc:  # a bug in the kit: still one line, never a traceback
+        if _output_error(exc):
+            return _output_failed(exc.strerror or str(exc))
         database = _database_error(args, exc)
         if database is not None:
             return _report(args, database, internal=False)
         if _debug():
             raise
         return _report(args, exc, internal=True)
+
+
+def _tolerant_stdout(errors: str | None = "backslashreplace") -> str | None:
+    """Set standard output's error handler (text that is not valid Unicode is escaped, not an
+    exception); return the one it had. ``None``: leave it."""
+    old = getattr(sys.stdout, "errors", None)
+    if errors is not None and hasattr(sys.stdout, "reconfigure"):
+        try:
+            sys.stdout.reconfigure(errors=errors)
+        except (OSError, ValueError):
+            pass
+    return old
+
+
+def _output_error(exc: Exception) -> bool:
+    """Whether ``exc`` is standard output refusing what was written (a full disk, an I/O error): an
+    OSError naming no file with such an errno, or standard output still failing to flush. (Reading
+    a file fails naming it, and the commands turn that into input errors first.)"""
+    import errno
+
+    if not isinstance(exc, OSError):
+        return False
+    if exc.filename is None and exc.errno in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF):
+        return True
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        return True
+    return False
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so the interpreter's last flush of what could not
+    be written succeeds silently (instead of printing "Exception ignored ...")."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _output_failed(reason: str) -> int:
+    _stderr(f"ruleslawyer: error: cannot write the output: {reason}")
+    if sys.stdout is not None:
+        _silence_stdout()
+    return 1
+
+
+def _stderr(line: str) -> None:
+    """Print one line on standard error (nowhere if it is closed: ``print(file=None)`` would pick
+    standard output, into the JSON)."""
+    if sys.stderr is not None:
+        print(line, file=sys.stderr)
 
 
 def _database_error(args, exc: Exception):
@@ -148,11 +285,20 @@ def _report(args, exc: BaseException, *, internal: bool) -> int:
         detail = " ".join(f"{exc.__class__.__name__}: {exc}".split())
         message = (f"internal error ({detail}); please report it with the command that caused it "
                    "(RULESLAWYER_DEBUG=1 shows the traceback)")
-    print(f"ruleslawyer: error: {message}", file=sys.stderr)
+    _stderr(f"ruleslawyer: error: {message}")
     if getattr(args, "json", False):  # a --json caller gets the error as JSON on stdout too
-        print_json({"error": {"type": exc.__class__.__name__, "message": message,
-                              "field": getattr(exc, "field", None), "internal": internal}})
+        _json_error(exc.__class__.__name__, message, getattr(exc, "field", None), internal)
     return 1
+
+
+def _json_error(kind: str, message: str, field: str | None, internal: bool) -> None:
+    """The error document on standard output, unless a JSON result was already written there."""
+    if _OUTPUT["json"]:
+        return
+    try:
+        print_json({"error": {"type": kind, "message": message, "field": field, "internal": internal}})
+    except (OSError, ValueError):
+        pass  # standard output is broken too: the error line on stderr stands
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
@@ -163,7 +309,7 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
     prefix = "ruleslawyer: " if issubclass(category, RulesDatabaseNotice) else "ruleslawyer: warning: "
     for n, text in enumerate(str(message).strip().splitlines()):
-        print(f"{prefix}{text}" if n == 0 else f"  {text}", file=sys.stderr)
+        _stderr(f"{prefix}{text}" if n == 0 else f"  {text}")
 
 
 if __name__ == "__main__":  # pragma: no cover
