@@ -182,12 +182,27 @@ def _reason(exc: sqlite3.Error) -> str:
     return " ".join(str(exc).split()) or exc.__class__.__name__
 
 
-class _Cursor(sqlite3.Cursor):
-    """A cursor whose SQLite errors (a damaged page met mid-query) are DatabaseErrors naming the file."""
+def _valid_text(value):
+    """``value`` with anything that is not valid Unicode (a lone surrogate, from undecodable bytes on
+    the command line) as U+FFFD: SQLite takes UTF-8 only, and no stored rule holds either."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    return value
 
-    def execute(self, *args):
+
+class _Cursor(sqlite3.Cursor):
+    """A cursor whose SQLite errors (a damaged page met mid-query) are DatabaseErrors naming the file,
+    and whose text parameters need not be valid Unicode."""
+
+    def execute(self, sql, parameters=()):
         try:
-            return super().execute(*args)
+            return super().execute(sql, parameters)
+        except UnicodeEncodeError:
+            if isinstance(parameters, dict):
+                parameters = {k: _valid_text(v) for k, v in parameters.items()}
+            else:
+                parameters = tuple(_valid_text(v) for v in parameters)
+            return self.execute(sql, parameters)
         except sqlite3.Error as exc:
             raise self.connection.failed(exc) from None
 
