@@ -11,7 +11,8 @@ same numbers for code to import.
 from __future__ import annotations
 
 __all__ = ["LIMITS", "INPUT_FILE_BYTES", "SOURCE_FILE_BYTES", "ECHO_CHARS", "DICE_COUNT", "DIE_SIDES",
-           "DICE_MODIFIER", "TEMP_FILE_AGE_S", "NOTICE_SOURCE_BYTES", "clip", "megabytes"]
+           "DICE_MODIFIER", "TEMP_FILE_AGE_S", "NOTICE_SOURCE_BYTES", "INPUT_ITEMS", "INPUT_NAME_CHARS",
+           "INPUT_TEXT_CHARS", "INPUT_NUMBER", "INPUT_NUMBER_DIGITS", "INPUT_SEED", "clip", "megabytes"]
 
 #: Largest ``--input FILE.json`` (or standard input) the engine commands read, in bytes.
 INPUT_FILE_BYTES = 1_000_000
@@ -39,6 +40,26 @@ TEMP_FILE_AGE_S = 3600
 #: starts says so before parsing; smaller ones say so when the database is being written.
 NOTICE_SOURCE_BYTES = 500_000
 
+#: Most items of any list (or entries of any object) in an engine input: actions, combatants, traits,
+#: the faces of one dice slot. ``mastery-ap`` with 166,666 actions once took 16 s and 480 MB.
+INPUT_ITEMS = 1000
+
+#: Longest name in an engine input (a combatant, weapon, location, Special Effect, a ruling answer).
+INPUT_NAME_CHARS = 100
+
+#: Longest free text in an engine input (a ``description``, a hold trigger's condition).
+INPUT_TEXT_CHARS = 10_000
+
+#: Largest size of a whole number in an engine input whose field sets no tighter bound.
+INPUT_NUMBER = 1_000_000
+
+#: A JSON number with more digits than this is not converted (Python refuses 4,300 or more): the
+#: field it is in refuses it as out of bounds.
+INPUT_NUMBER_DIGITS = 30
+
+#: Largest size of an input's dice ``seed``.
+INPUT_SEED = 10**18
+
 LIMITS: dict[str, tuple[int, str]] = {
     "input_file_bytes": (INPUT_FILE_BYTES, "bytes of an --input FILE.json (or standard input)"),
     "source_file_bytes": (SOURCE_FILE_BYTES, "bytes of one house-rules (or sources) Markdown file"),
@@ -50,6 +71,14 @@ LIMITS: dict[str, tuple[int, str]] = {
                                          "even if its process id is in use again"),
     "notice_source_bytes": (NOTICE_SOURCE_BYTES, "bytes of sources past which a rebuild says so "
                                                  "before parsing them"),
+    "input_items": (INPUT_ITEMS, "items of one list (or entries of one object) in an engine input"),
+    "input_name_chars": (INPUT_NAME_CHARS, "characters of a name in an engine input"),
+    "input_text_chars": (INPUT_TEXT_CHARS, "characters of free text in an engine input"),
+    "input_number": (INPUT_NUMBER, "size of a whole number in an engine input, where the field sets no "
+                                   "tighter bound"),
+    "input_number_digits": (INPUT_NUMBER_DIGITS, "digits of a JSON number converted at all (longer ones are "
+                                                 "refused by their field)"),
+    "input_seed": (INPUT_SEED, "size of an input's dice seed"),
 }
 
 

@@ -101,6 +101,7 @@ def read_json(path: str | None, field: str = "input", flag: str = "--input"):
     """
     import json
 
+    from ruleslawyer.inputs import json_int
     from ruleslawyer.limits import clip
 
     if not path:
@@ -112,7 +113,7 @@ def read_json(path: str | None, field: str = "input", flag: str = "--input"):
     except UnicodeDecodeError:
         raise RulesInputError(field, f"{shown} is not UTF-8 text") from None
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=json_int)  # a 5,000-digit number is refused by its field
     except json.JSONDecodeError as exc:
         raise RulesInputError(field, f"{shown} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
     except RecursionError:
