@@ -93,6 +93,22 @@ def _traces():
     yield M.triage(dying, medic_ap=1, ap_spent_before=1).trace
     yield M.triage(fighting).trace
     yield M.triage(dying, medic_ap=1, rulings={"mastery.triage-across-rounds": "one-round"}).trace
+    yield from _fight_traces()
+
+
+def _fight_traces():
+    """Every round of the example fights (examples/mastery/fight-*.json), with their scripted dice."""
+    import json
+    from pathlib import Path
+
+    for path in sorted((Path(__file__).resolve().parent.parent / "examples" / "mastery").glob("fight-*.json")):
+        data = json.loads(path.read_text())
+        fight = M.MasteryEncounter.start(data["combatants"], seed=data.get("seed"), rulings=data.get("rulings"),
+                                         options=data.get("options"))
+        for r in data["rounds"]:
+            for name, decl in r.get("declare", {}).items():
+                fight.declare(name, decl)
+            yield fight.resolve_round(r.get("dice")).trace
 
 
 def test_every_cited_id_exists_and_every_ruling_is_registered(known_ids):

@@ -112,10 +112,10 @@ def _turn_end(p: Play, name: str) -> list[Step]:
     if f.hazard and f.state is not State.DEAD:
         use = R.ruling_use(R.HAZARD_TRIGGERS, p.rulings)
         if name not in p.hazard_hit or use.answer == "each-trigger":
-            steps += p.hazard_damage(name, f.hazard, f"ending its turn in {f.hazard} terrain",
-                                     [ids.HAZARD_DAMAGE, use.ruling_id] if name in p.hazard_hit else [ids.HAZARD_DAMAGE])
+            steps += p.hazard_damage(name, f.hazard, f"ending its turn in {f.hazard} terrain", [ids.HAZARD_DAMAGE],
+                                     [use] if name in p.hazard_hit else [])
     p.hazard_hit.discard(name)
-    for e in effects_of(p.fighters[name].body.sheet, "suffocating", p.rules):
+    for e in effects_of(p.fighters[name].body.sheet, "suffocating", p.rules)[:1]:  # one condition, both lungs
         f = p.fighters[name]
         p.fighters[name] = replace(f, exhausted=f.exhausted + 1)
         p.log(f"{name} is suffocating: Exhausted {f.exhausted} -> {f.exhausted + 1}", e.row)
@@ -189,8 +189,9 @@ def _next_round_ap(p: Play, f: Fighter) -> tuple[Fighter, list[Step]]:
     if f.impaired:
         f = replace(f, impaired=f.impaired - 1)
         below = [] if f.impaired else [R.ruling_use(R.IMPAIRED_BELOW_1, p.rulings)]
-        p.log(f"{f.name}: Impaired steps down to {f.impaired} ({IMPAIRED_NAMES[f.impaired]})" if f.impaired
-              else f"{f.name} is no longer Impaired", ids.IMPAIRED_PROGRESSION, ids.FLOW_NEXT_ROUND,
+        p.log(f"{f.name}'s Impaired steps down to {f.impaired} ({IMPAIRED_NAMES[f.impaired]}) for round {p.number + 1}"
+              if f.impaired else f"{f.name} is no longer Impaired from round {p.number + 1}",
+              ids.IMPAIRED_PROGRESSION, ids.FLOW_NEXT_ROUND,
               *(u.ruling_id for u in below))
         steps.append(Step.of(StepKind.RULE, f"{f.name}: Impaired steps down", f.impaired,
                              cites=[ids.IMPAIRED_PROGRESSION, ids.FLOW_NEXT_ROUND], rulings=below))
@@ -315,10 +316,12 @@ class MasteryEncounter(Encounter):
     def summary(cls, combatant: Fighter) -> str:
         """``Brute: 3 health, 2 durability, 1 AP, fighting-on (dying: 2 rounds), Prone``."""
         b = combatant.body
+        if b.state is State.DEAD:
+            return f"{combatant.name}: dead"
         parts = [f"{b.health} health", f"{b.durability} durability", f"{b.ap} AP"]
         if b.state is not State.STANDING:
             parts.append(b.state.value + (f" (dying: {b.dying_rounds} round(s))" if b.dying_rounds is not None
-                                          and b.state is not State.DEAD and not b.stabilized else ""))
+                                          and not b.stabilized else ""))
         return f"{combatant.name}: " + ", ".join(parts + list(combatant.conditions))
 
 

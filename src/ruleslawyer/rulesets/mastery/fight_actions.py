@@ -23,7 +23,7 @@ from .fighter import Fighter
 from .movement import speed
 from .orders import FightAction
 from .tiers import named_dc, roll_trial
-from .trauma_effects import act_trial, effects_of, penalty
+from .trauma_effects import act_trial, effects_of, penalty, stacked
 
 __all__ = ["take", "exchange", "move", "HANDLERS"]
 
@@ -153,15 +153,19 @@ def attack(p: Play, name: str, a: FightAction) -> list[Step]:
 # -- moving ------------------------------------------------------------------------------------------
 
 def _speed(p: Play, f: Fighter) -> tuple[int, Step, list]:
-    """Speed in squares (``.../movement#1``), halved or reduced by Traumas (their rows)."""
+    """Speed in squares (``.../movement#1``), halved or reduced by Traumas (their rows; several per
+    ``mastery.trauma-effects-stack``)."""
     s, step = speed(f.agility_tier)
     cites, uses = [], []
-    for e in effects_of(f.body.sheet, "movement-halved", p.rules):
+    halved, h_uses = stacked(effects_of(f.body.sheet, "movement-halved", p.rules), p.rulings)
+    reduced, r_uses = stacked(effects_of(f.body.sheet, "movement-reduced", p.rules), p.rulings)
+    for e in halved:
         use = R.ruling_use(R.HALVED_MOVEMENT, p.rulings)
         s = s // 2 if use.answer == "round-down" else -(-s // 2)
         cites, uses = cites + list(e.cites), uses + [use]
-    for e in effects_of(f.body.sheet, "movement-reduced", p.rules):
+    for e in reduced:
         s, cites = max(s - e.amount, 0), cites + list(e.cites)
+    uses += [u for u in h_uses + r_uses if u not in uses]
     if cites:
         step = Step.of(StepKind.RULE, "Speed after Traumas", s, cites=cites, rulings=uses, children=[step])
     return s, step, cites + [u.ruling_id for u in uses]

@@ -136,7 +136,7 @@ class Play:
             self.log(f"{name} has 1 AP per round {when}", row.unit_id, use.ruling_id)
 
     # -- damage that is not an attack ------------------------------------------------------------
-    def hazard_damage(self, name: str, damage_type: str, why: str, cites) -> list[Step]:
+    def hazard_damage(self, name: str, damage_type: str, why: str, cites, uses=()) -> list[Step]:
         """1 damage of ``damage_type`` from Hazardous terrain (``.../terrain#6``), meeting armour per
         ``mastery.hazard-damage``, then what health damage leads to (wound, 0 health, fighting on)."""
         f = self.fighters[name]
@@ -150,9 +150,9 @@ class Play:
             dmg = replace(dmg, durability=f.body.durability)
         after = health_damage_aftermath(f.body, dmg, exploded=False, setting=self.setting, fight_on=f.fight_on,
                                         dice=self.dice, rulings=self.rulings, rules=self.rules)
-        self.log(f"{name} takes 1 {damage_type} damage: {why}", *cites, use.ruling_id)
+        self.log(f"{name} takes 1 {damage_type} damage: {why}", *cites, *(u.ruling_id for u in uses), use.ruling_id)
         self.settle(replace(f, body=after.target), why)
-        return [Step.of(StepKind.RESULT, f"Hazard: {why}", 1, cites=cites, rulings=[use],
+        return [Step.of(StepKind.RESULT, f"Hazard: {why}", 1, cites=cites, rulings=[*uses, use],
                         children=[dmg.step, after.step])]
 
 

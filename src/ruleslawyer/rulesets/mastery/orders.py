@@ -32,9 +32,9 @@ from ruleslawyer.trace import RulingUse
 from . import ids
 from . import rulings as R
 from .actions import action_cost
-from .combatant import Attack, State
+from .combatant import RANGED_KINDS, Attack, State
 from .damage import parse_type
-from .exchange import Situation
+from .exchange import Range, Situation
 from .fighter import Fighter
 from .round import Declaration, Phase, Spell, _hold, declared_phase
 from .trauma_effects import effects_of
@@ -132,9 +132,11 @@ def _target(a: Mapping, field: str, me: Fighter, state) -> None:
 def _attack(a: Mapping, field: str, me: Fighter, state) -> None:
     _target(a, field, me, state)
     if "attack" in a:
-        Attack.from_dict(a["attack"], f"{field}.attack.")
+        profile = Attack.from_dict(a["attack"], f"{field}.attack.")
     elif me.body.attack is None:
         raise RulesInputError(f"{field}.attack", f"{me.name} has no attack profile: give one here or on the combatant")
+    else:
+        profile = me.body.attack
     sit = a.get("situation", {})
     if not isinstance(sit, Mapping):
         raise RulesInputError(f"{field}.situation", "must be an object")
@@ -143,9 +145,13 @@ def _attack(a: Mapping, field: str, me: Fighter, state) -> None:
         raise RulesInputError(f"{field}.situation.{bad[0]}", f"unknown field; allowed: {', '.join(sorted(_SITUATION_KEYS))} "
                                                              "(the fight sets the rest from the combatants' state)")
     try:
-        Situation(**sit)
+        band = Situation(**sit).range
     except RulesInputError as e:
         raise RulesInputError(f"{field}.{e.field}", e.message) from None
+    if (profile.kind in RANGED_KINDS) == (band is Range.MELEE):
+        allowed = "close, moderate or far" if profile.kind in RANGED_KINDS else "melee"
+        raise RulesInputError(f"{field}.situation.range", f"a {profile.kind.value} attack is made at {allowed} range, "
+                                                          f"got {band.value} ({ids.WEAPON_ATTACK}, {ids.RANGED_AIM})")
 
 
 def _move(a: Mapping, field: str, me: Fighter, state, rules: Rules) -> None:

@@ -29,7 +29,7 @@ from . import rulings as R
 from .tiers import named_dc, roll_trial
 from .trauma import TraumaSheet
 
-__all__ = ["Effect", "sheet_effects", "effects_of", "penalty", "act_trial", "trauma_face"]
+__all__ = ["Effect", "sheet_effects", "effects_of", "stacked", "penalty", "act_trial", "trauma_face"]
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ def effects_of(sheet: TraumaSheet, kind: str, rules: Rules | None = None) -> tup
     return tuple(e for e in sheet_effects(sheet, rules) if e.kind == kind)
 
 
-def _stacked(effects: tuple[Effect, ...], rulings) -> tuple[tuple[Effect, ...], list]:
+def stacked(effects: tuple[Effect, ...], rulings) -> tuple[tuple[Effect, ...], list]:
     """The effects that apply under ``mastery.trauma-effects-stack`` (all, or the largest one)."""
     if len(effects) < 2:
         return effects, []
@@ -144,7 +144,7 @@ def penalty(sheet: TraumaSheet, kind: str, label: str, *, rulings: Mapping[str, 
     """The penalty of ``kind`` (``ranged-penalty``, ``sight-penalty``, ``balance-penalty``,
     ``leg-penalty``) the sheet's Traumas put on a roll: ``(modifier <= 0, modifier step or None)``;
     several stack per ``mastery.trauma-effects-stack``."""
-    applied, uses = _stacked(effects_of(sheet, kind, rules), rulings)
+    applied, uses = stacked(effects_of(sheet, kind, rules), rulings)
     if not applied:
         return 0, None
     total = sum(e.amount for e in applied)
@@ -169,7 +169,7 @@ def act_trial(who, what: str, *, dice: Dice, precipitation: bool = False, ruling
     found = effects_of(who.sheet, "act-trial", rules)
     if precipitation:
         found += effects_of(who.sheet, "act-trial-precipitation", rules)
-    applied, uses = _stacked(found, rulings)
+    applied, uses = stacked(found, rulings)
     steps: list[Step] = []
     for e in applied:
         trial = roll_trial(dice, who.endurance_tier, e.amount, "endurance",
