@@ -86,7 +86,7 @@ class RoundContext:
         if fighter.impaled_by:
             use = self.ruling(_r.IMPALED_WEAPON)
             conditions.append(("A weapon stuck in them", 1 if use.answer == "stuck-hard" else 0, use))
-        if not any(steps for _, steps, _ in conditions):
+        if not conditions:
             return DifficultyGrade.STANDARD, None
         combine = self.ruling(_r.COMBINE_GRADES)
         steps = [s for _, s, _ in conditions]

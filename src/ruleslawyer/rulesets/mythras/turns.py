@@ -122,7 +122,8 @@ def _summary(a: str, d: str, r: ExchangeResult) -> str:
     if r.winner:
         text += f"; {r.winner} wins {r.effects_won} Special Effect(s)" + (f": {', '.join(fx)}" if fx else "")
     if r.hit:
-        text += f"; {r.total_damage} damage to the {r.location}"
+        text += (f"; {r.total_damage} damage to the {r.location}" if r.total_damage else
+                 f"; the blow to the {r.location} does no harm")
     return text
 
 
