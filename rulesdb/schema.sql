@@ -129,8 +129,9 @@ CREATE TABLE search_units (
     kind    INTEGER NOT NULL,             -- 0 chapter or house rules, 1 supplement row, 2 supplement prose
     title   INTEGER NOT NULL,             -- 1: a heading unit (its text is a section title)
     number  INTEGER NOT NULL,             -- 1: its text states a number or a die (1d20, 1–3, three)
-    ascii   INTEGER NOT NULL              -- 1: every word of its searched columns is ASCII (a snippet
+    ascii   INTEGER NOT NULL,             -- 1: every word of its searched columns is ASCII (a snippet
                                           -- is marked in Python; else by FTS5's snippet())
+    lead    INTEGER NOT NULL              -- 1: the first unit under its section's heading (its opening)
 );
 
 -- Terms the units define (the glossary's labels and defining sentences), by the stems of the term:

@@ -194,7 +194,7 @@ def test_search_dash_word_is_a_query_word_with_json(capsys):
     assert main(["search", "-parry", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["query"] == "-parry" and data["hits"]
-    assert data["hits"][0]["id"].startswith("mythras/")
+    assert "<mark>Parry</mark>" in data["hits"][0]["snippet"]
     # options still work around it, and "--" still ends the options
     assert main(["search", "--ruleset", "mythras", "-parry", "--limit", "2", "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)["hits"]) == 2

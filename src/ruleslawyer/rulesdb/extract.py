@@ -381,17 +381,22 @@ def _write_search_units(conn: sqlite3.Connection, stems: dict[str, str]) -> None
     row of a rollable table when a cell besides the die's faces has one.
     """
     rows = []
-    for rowid, ruleset, kind, text, source_kind, cells, dice, heading, trail in conn.execute(
-            "SELECT u.rowid, u.ruleset, u.kind, u.body, c.kind, r.cells, t.dice, u.heading, u.trail FROM units u "
+    opened: set[str] = set()
+    for rowid, ruleset, kind, text, source_kind, cells, dice, heading, trail, section in conn.execute(
+            "SELECT u.rowid, u.ruleset, u.kind, u.body, c.kind, r.cells, t.dice, u.heading, u.trail, u.section "
+            "FROM units u "
             "JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter "
             "LEFT JOIN table_rows r ON r.unit_id = u.id LEFT JOIN rule_tables t ON t.id = u.table_id "
             "ORDER BY u.rowid"):
         code = 0 if source_kind != "supplement" else 1 if kind == "row" else 2
         said = " ".join(json.loads(cells)[1:]) if dice and cells else text
+        lead = kind != "heading" and section not in opened
+        if lead:
+            opened.add(section)
         rows.append((rowid, ruleset, code, int(kind == "heading"), int(states_number(said)),
-                     int(_ascii_words(text, heading, trail))))
-    conn.executemany("INSERT INTO search_units (rowid, ruleset, kind, title, number, ascii) VALUES (?, ?, ?, ?, ?, ?)",
-                     rows)
+                     int(_ascii_words(text, heading, trail)), int(lead)))
+    conn.executemany("INSERT INTO search_units (rowid, ruleset, kind, title, number, ascii, lead) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
     defined = conn.execute(
         "SELECT g.key, g.ruleset, u.rowid, c.kind = 'supplement' FROM glossary g JOIN units u ON u.id = g.unit_id "
         "JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter "

@@ -61,6 +61,10 @@ come comes coming came through into onto across around about under toward toward
 number amount
 """.split())
 
+#: Words that name a kind of text rather than a topic ("damage modifier table" names the section
+#: "Damage Modifier").
+_NAMING = frozenset({"table", "tables", "chart", "list", "rule", "rules", "section"})
+
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‟": '"', "″": '"', "«": '"', "»": '"',
                          "‘": "'", "’": "'", "‚": "'", "‛": "'", "′": "'"})
 _PHRASE = re.compile(r'"([^"]*)"')
@@ -122,15 +126,17 @@ class Group:
 
 class Compiled:
     """A compiled query: its groups, the notes of every synonym/correction used, its intents (asks
-    how many or which die; asks what something is), the rowid runs of the sections it names, and a
-    cache for what the search derives from it (its SQL statement, highlighting per ruleset)."""
+    how many or which die; asks what something is), the rowid runs of the sections it names (all its
+    words: read in order, heading first) and of those its topic words name ("damage modifier table":
+    their units hold the words through their heading), and a cache for what the search derives from
+    it (its SQL statement, highlighting per ruleset)."""
 
-    __slots__ = ("groups", "notes", "quantity", "definition", "sections", "cache")
+    __slots__ = ("groups", "notes", "quantity", "definition", "sections", "lifted", "cache")
 
     def __init__(self, groups: tuple[Group, ...], notes: tuple[str, ...], quantity: bool, definition: bool,
-                 sections: tuple[tuple[int, int], ...] = ()):
+                 sections: tuple[tuple[int, int], ...] = (), lifted: tuple[tuple[int, int], ...] = ()):
         self.groups, self.notes, self.quantity, self.definition = groups, notes, quantity, definition
-        self.sections = sections
+        self.sections, self.lifted = sections, lifted
         self.cache: dict = {}
 
 
@@ -231,6 +237,7 @@ class _Compiler:
     def __init__(self, conn: sqlite3.Connection, data: SearchData, ruleset: str | None, definition: bool):
         self.conn, self.data, self.ruleset, self.definition = conn, data, ruleset, definition
         self.known: dict[str, tuple[str, int]] = {}
+        self.fixes: dict[str, str] = {}  # spelling corrections made
 
     def learn(self, words) -> None:
         missing = {w for w in words if w not in self.known}
@@ -390,6 +397,7 @@ def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
             corrections += 1
             fix = _correct(low, c)
             if fix:
+                c.fixes[low] = fix
                 alts.append(c.alt([fix], note=f"spelling: {tok} → {fix}", factor=SPELLING_FACTOR))
                 weight_words = [fix]
         g = c.group(alts, weight_words)
@@ -457,10 +465,12 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
     kept = _budget(groups + [g for _, g in sorted(pending + singles, key=lambda p: p[0])])
     pairs = _bigrams(c, toks) if len(toks) > 1 and kept else None
     notes = [a.note for g in kept for p in g.parts for a in p.alts if a.note]
-    named = " ".join([w for p in phrases for w in p] + [w for _, p, _ in toks for w in p])
-    sections = tuple(rows(conn, "SELECT rowid, last FROM titles WHERE key = ?", (named,))) if named else ()
+    words = [c.fixes.get(w, w) for w in [w for p in phrases for w in p] + [w for _, p, _ in toks for w in p]]
+    meant = " ".join(w for w in words if not (_stop(w) or w in FILLER or w in _NAMING))
+    sections = data.sections(conn, [" ".join(words)]) if words else ()
+    lifted = data.sections(conn, [meant]) if meant else ()
     return Compiled(tuple(kept) + ((pairs,) if pairs else ()), tuple(dict.fromkeys(notes)),
-                    bool(_QUANTITY.search(low)), c.definition, sections)
+                    bool(_QUANTITY.search(low)), c.definition, sections, lifted)
 
 
 def _distance(a: str, b: str, limit: int) -> int:

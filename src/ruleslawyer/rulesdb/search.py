@@ -63,6 +63,8 @@ TRAIL_FACTOR = 0.7
 #: With no ruleset selected and the GM's own word in some unit, a synonym's match in a unit defining
 #: the word counts up to this much (just under the GM's own word).
 SYNONYM_CAP = 0.99
+#: A unit holding the word that opens a section whose title holds it too counts this much more.
+LEAD_FACTOR = 1.1
 TITLE_FACTOR = 0.8
 NUMBER_FACTOR = 1.25
 SUPPLEMENT_FACTOR = 0.8
@@ -219,7 +221,7 @@ def compile_query(query: str, *, db=None, rules=None) -> tuple[str, str]:
 # Ranking
 
 _PART_SQL = ("SELECT {i}, units_fts.rowid, bm25(units_fts, {h}, 1.0, {t}), bm25(units_fts, 0.0, 1.0, 0.0), "
-             "bm25(units_fts, 1.0, 0.0, 0.0), s.ruleset, s.kind, s.title, s.number "
+             "bm25(units_fts, 1.0, 0.0, 0.0), s.ruleset, s.kind, s.title, s.number, s.lead "
              "FROM units_fts CROSS JOIN search_units s ON s.rowid = units_fts.rowid "
              "WHERE units_fts MATCH ?{filter}")
 
@@ -292,12 +294,15 @@ def _take(rows: list, p: Part, g: Group, label_bonus: float, capped: bool, compi
     (its rowid runs): there the heading is what was asked for.
     """
     typed = p.factor == 1.0 and not any(a.note for a in p.alts)
-    named, defining, factor = compiled.sections + p.sections, p.defining, p.factor
+    named, defining, factor = compiled.sections + compiled.lifted + p.sections, p.defining, p.factor
     cap = SYNONYM_CAP if capped and factor < 1.0 else 1e9
-    for _i, rowid, b, body, own, rs, kind, title, number in rows:
+    for _i, rowid, b, body, own, rs, kind, title, number, lead in rows:
         value = factor
-        if body >= 0.0 and not (named and any(lo <= rowid <= hi for lo, hi in named)):
-            value *= OWN_TITLE_FACTOR if own < 0.0 else TRAIL_FACTOR
+        if body >= 0.0:
+            if not (named and any(lo <= rowid <= hi for lo, hi in named)):
+                value *= OWN_TITLE_FACTOR if own < 0.0 else TRAIL_FACTOR
+        elif lead and own < 0.0:
+            value *= LEAD_FACTOR  # the opening of a section about the word
         if rowid in defining:
             value = min(value * (1.0 + label_bonus), cap)  # a definition counts more
         got = best.get(rowid)
