@@ -477,3 +477,80 @@ def test_cli_schema_and_a_refused_declaration(capsys, tmp_path):
     code = main(["fight", "mastery", "--input", str(path)])
     err = capsys.readouterr().err
     assert code == 1 and "declarations.Brute.actions" in err and TT + "21" in err
+
+
+# -- Triage, reactions, a Trauma in a single exchange ----------------------------------------------
+
+def _down_aldric(**mira):
+    return fight(aldric(health=0, state="unconscious", dying_rounds=2, dying_since=0),
+                 {"name": "Mira", "side": "pcs", "health": 6, "within_reach": ["Aldric"], **mira},
+                 brute(health=10, within_reach=[]))
+
+
+def test_triage_stops_the_dying_timer():
+    f = _down_aldric()
+    f.declare("Mira", {"actions": [{"action": "triage", "target": "Aldric"}]})
+    r = f.resolve_round({"side": [1]})
+    assert who(f, "Aldric").body.stabilized and who(f, "Aldric").body.dying_rounds == 2
+    assert lines(r)["Mira: Stabilized: the dying timer stops; unconscious at 0 health"][0] == "mastery/combat/death/triage#1"
+    f.resolve_round({"side": [1]})
+    assert who(f, "Aldric").body.dying_rounds == 2 and who(f, "Aldric").state is State.UNCONSCIOUS
+
+
+def test_triage_over_two_rounds_with_1_ap():
+    f = _down_aldric(sheet={"traumas": ["16: Punctured Lung"], "ap_per_round": 1})
+    f.declare("Mira", {"actions": [{"action": "triage", "target": "Aldric"}]})
+    f.resolve_round({"side": [1]})
+    # 1 of Triage's 2 AP (mastery.triage-across-rounds); the timer runs: 2 -> 1 (Aldric was down before round 1)
+    assert who(f, "Mira").triage_begun == ("Aldric", 1) and who(f, "Aldric").body.dying_rounds == 1
+    f.declare("Mira", {"actions": [{"action": "triage", "target": "Aldric"}]})
+    f.resolve_round({"side": [1]})
+    assert who(f, "Aldric").body.stabilized and who(f, "Aldric").state is State.UNCONSCIOUS
+    assert who(f, "Mira").triage_begun is None and who(f, "Aldric").body.dying_rounds == 1
+
+
+def test_defend_and_counterattack_kept_for_reactions():
+    f = fight(aldric(), brute(health=10))
+    f.declare("Aldric", {"actions": [attack("Brute")]})
+    f.declare("Brute", {"actions": [{"action": "defend"}, {"action": "counterattack"}]})
+    # Aldric 1 + 2 = 3; the brute's kept defense d2 2 (explodes) + 1 = 3 >= 3: defended; its kept counterattack
+    # 1 + 1 = 2 on Aldric, who defends with his spare AP: d2 1 < 2: hit, 10 -> 8
+    r = f.resolve_round({"side": [1], "attack": [1, 1], "defense": [2, 1, 1]})
+    log = lines(r)
+    assert "Aldric attacks Brute: defended (3 vs 3)" in log
+    assert log["Brute counterattacks Aldric: hit for 2 (absorbed 0, durability 0, health 2; defense 1 vs attack 2)"][0] == (
+        f"{AR}/triggered-reactions-all-cost-1-ap#1")
+    assert who(f, "Aldric").body.health == 8 and who(f, "Brute").body.health == 10
+
+
+def test_reposition_after_an_enemy_turn_leaves_its_reach():
+    f = fight(aldric(), brute(health=10, weapon="dagger"))
+    f.declare("Aldric", {"actions": [{"action": "reposition", "after": "Brute", "leave": ["Brute"]}]})
+    f.declare("Brute", {"actions": [attack("Aldric")]})
+    # the brute's dagger attack (Fast) 1 + 1 = 2, Aldric's spare AP defend: d2 1 < 2: 10 -> 8; then his
+    # movement reaction: out of the brute's reach (the brute keeps no AP for a reprisal)
+    r = f.resolve_round({"side": [4], "attack": [1], "defense": [1]})
+    assert "Aldric repositions (up to 4 squares)" in lines(r)
+    assert who(f, "Aldric").within_reach == () and who(f, "Aldric").body.health == 8
+
+
+def test_a_lost_eye_in_a_single_exchange_with_sheet_effects():
+    from ruleslawyer.rulesets.mastery import Attack, Combatant, Situation, resolve_exchange
+
+    archer = Combatant("Sela", perception_tier=2, wielding="projectile", attack=Attack("bow", tier=2, weapon=3),
+                       sheet=M_sheet(["1: Lose your left eye"]))
+    target = Combatant("Brute", health=10)
+    sit = dict(range="close", defend=False)
+    # Aiming d3 2 vs DC 2: a success plain; with the lost eye 2 - 1 = 1: missed (mastery.aiming-sight)
+    assert resolve_exchange(archer, target, Situation(**sit), script={"aim": [2], "attack": [1]}).outcome == "hit"
+    r = resolve_exchange(archer, target, Situation(**sit, sheet_effects=True), script={"aim": [2]})
+    assert r.outcome == "missed" and "mastery.aiming-sight" in r.trace.ruling_ids()
+    # a max Aiming face always hits; the attack 1 + 3 - 1 = 3
+    r = resolve_exchange(archer, target, Situation(**sit, sheet_effects=True), script={"aim": [3], "attack": [1]})
+    assert r.attack_total == 3 and TT + "12" in r.trace.cited_ids()
+
+
+def M_sheet(traumas):
+    from ruleslawyer.rulesets.mastery import TraumaSheet
+
+    return TraumaSheet(tuple(traumas))

@@ -58,6 +58,10 @@ EXCHANGE_SCHEMA = {
             "counter_defend": "the attacker defends the counterattack if able (default true)",
             "fight_on": "remain conscious at 0 health after a successful Endurance trial (default true)",
             "setting": "realistic | brutal | deadly (trauma setting; default realistic)",
+            "sheet_effects": "apply the Traumas on the sheets where they bite: the Endurance trial when spending AP "
+                             "to attack, penalties on ranged attack rolls and the Aiming Trial (default false; a "
+                             "fight sets it)",
+            "precipitation": "rain, sleet, hail or snow: Painful Scar's trial, with sheet_effects (default false)",
         },
         "dice": "scripted dice by slot: attack, defense, aim, endurance, trauma, finger "
                 "(e.g. {\"attack\": [4, 4, 1], \"defense\": [3]}); unscripted slots roll",

@@ -345,15 +345,17 @@ FIGHT_SCHEMA = {
             "unaware": "unaware at the start of combat: a Startle trial in round 1 (default false)",
             "fight_on": "at 0 health after a successful Endurance trial, remain conscious (default true)",
             "within_reach": "names within melee reach (default: every creature of the other side; both ways)",
-            "prone, impaired, exhausted, engaged_with, hazard, dying_since": "conditions carried between rounds "
-                                                                               "(a saved fight writes them)",
+            "prone, impaired, exhausted, engaged_with, hazard, dying_since, triage_begun": "state carried between "
+                                                                                           "rounds (a saved fight "
+                                                                                           "writes them)",
         }],
         "rounds": [{"declare": {"<name>": {
             "actions": "in order, each {\"action\": ...}: attack {target, attack?, situation?: {range, flanking, "
                        "first_attack_of_ap, elevation, allies_adjacent_to_target, cover}} | move {leave?, approach?, "
                        "through?: normal|rugged|unstable|hazardous, dc?, damage_type?, ends_in?} | stand | prone | "
                        "cast {spell, ap: 1|2, speed?|magan?, reaction?} | any other action row by name (\"Skill, "
-                       "Active\"); reactions keep AP: defend | counterattack | reprisal | reposition {after, ...move}",
+                       "Active\") | triage {target} (2 AP, or spread over rounds: mastery.triage-across-rounds); "
+                       "reactions keep AP: defend | counterattack | reprisal | reposition {after, ...move}",
             "weapon": "this round's weapon if not the combatant's", "hold_to": "moderate | slow (a later phase)"}},
             "dice": "optional script {slot: [faces]}: side, attack, defense, aim, endurance, trauma, finger, "
                     "agility, physique, startle_agility, startle_perception"}],

@@ -17,6 +17,7 @@ from . import ids
 from . import rulings as R
 from .actions import spend_ap
 from .combatant import RANGED_KINDS, Attack, State
+from .death import triage
 from .exchange import ExchangeResult, Situation, resolve_exchange
 from .fight_play import Play
 from .fighter import Fighter
@@ -353,6 +354,22 @@ def cast(p: Play, name: str, a: FightAction) -> list[Step]:
     return [Step.of(StepKind.RULE, f"{name} casts {spell}", f"{a.ap} AP", cites=cites, children=steps)]
 
 
+def triage_action(p: Play, name: str, a: FightAction) -> list[Step]:
+    """Triage of an adjacent dying creature (:func:`~.death.triage`, ``mastery/combat/death/triage#1``):
+    within reach counts as adjacent (``mastery.fight-reach``); a Triage begun with too few AP goes on
+    next round (``mastery.triage-across-rounds``; the medic carries ``triage_begun``)."""
+    me, patient = p.fighters[name], p.fighters[a.data["target"]]
+    before = me.triage_begun[1] if me.triage_begun and me.triage_begun[0] == patient.name else 0
+    t = triage(patient.body, medic_ap=min(a.ap, me.body.ap), adjacent=me.reaches(patient.name),
+               ap_spent_before=before, rulings=p.rulings, rules=p.rules)
+    begun = (patient.name, before + t.ap_spent) if t.ap_to_go else None
+    p.fighters[name] = replace(me, body=me.body.with_(ap=me.body.ap - t.ap_spent), triage_begun=begun)
+    reach = R.ruling_use(R.FIGHT_REACH, p.rulings)
+    p.log(f"{name}: {t.trace.label}", *t.trace.cited_ids(), *t.trace.ruling_ids(), reach.ruling_id)
+    p.settle(replace(p.fighters[patient.name], body=t.patient))
+    return [Step.of(StepKind.RESULT, f"{name} tends {patient.name}", t.stabilized, rulings=[reach], children=[t.trace])]
+
+
 def row(p: Play, name: str, a: FightAction) -> list[Step]:
     """Any other action of the action tables, priced by its row."""
     step = _spend(p, name, a.data["action"], f"{name}: {a.data['action']}")
@@ -361,5 +378,5 @@ def row(p: Play, name: str, a: FightAction) -> list[Step]:
 
 
 HANDLERS = {"attack": attack, "move": move, "reposition": move, "stand": stand, "prone": fall_prone, "cast": cast,
-            "row": row}
+            "triage": triage_action, "row": row}
 """One function per action key: each takes the action and returns its steps."""

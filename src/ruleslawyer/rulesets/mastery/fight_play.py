@@ -84,9 +84,11 @@ class Play:
 
     def may_react(self, name: str, kind: str, paying: int = 0) -> tuple[bool, list]:
         """Whether ``name`` makes a reaction of ``kind`` now: with AP kept for it, or with spare AP per
-        ``mastery.fight-spare-ap`` (``paying``: AP the current action is about to spend)."""
+        ``mastery.fight-spare-ap`` (``paying``: AP the current action is about to spend). An unconscious
+        defender's AP go to the exchange, where ``mastery.unconscious-defense`` decides."""
         f = self.fighters[name]
-        if not f.can_act or f.body.ap - paying < 1:
+        able = f.can_act or (kind == "defend" and f.state is State.UNCONSCIOUS)
+        if not able or f.body.ap - paying < 1:
             return False, []
         if self.reserved[name][kind]:
             return True, []

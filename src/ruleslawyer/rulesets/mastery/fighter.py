@@ -51,6 +51,8 @@ class Fighter:
             exhausted: Exhausted tier; engaged_with: names it is Engaged with (until the start of its next turn).
         hazard: the damage type of the Hazardous terrain it stands in (ending a turn there hurts), or None.
         dying_since: the round in which it reached 0 health (the dying timer, ``mastery.dying-timer-tick``).
+        triage_begun: ``(patient, AP spent)`` of a Triage begun in an earlier round and not finished
+            (``mastery.triage-across-rounds``), or None.
     """
 
     body: Combatant
@@ -67,6 +69,7 @@ class Fighter:
     engaged_with: tuple[str, ...] = ()
     hazard: str | None = None
     dying_since: int | None = None
+    triage_begun: tuple[str, int] | None = None
 
     @property
     def name(self) -> str:
@@ -193,10 +196,17 @@ def _fight_fields(data: Mapping, body: Combatant, p: str) -> dict[str, Any]:
     if since is not None and (isinstance(since, bool) or not isinstance(since, int) or since < 0):
         raise RulesInputError(f"{p}.dying_since", f"must be null or a round number >= 0, got {since!r}")
     impaired = _count(data, "impaired", p, 3)
+    begun = data.get("triage_begun")
+    if begun is not None:
+        if (not isinstance(begun, (list, tuple)) or len(begun) != 2 or not isinstance(begun[0], str)
+                or isinstance(begun[1], bool) or not isinstance(begun[1], int) or begun[1] < 1):
+            raise RulesInputError(f"{p}.triage_begun", f"must be null or [patient, AP spent >= 1], got {begun!r}")
+        begun = (begun[0], begun[1])
     for i, entry in enumerate(body.sheet.traumas):
         trauma_face(entry, f"{p}.sheet.traumas[{i}]")
     return dict(side=Side(side), weapon=_weapon(data, body, p), agility_tier=data.get("agility_tier", 1),
                 physique_tier=data.get("physique_tier", 1), unaware=_flag(data, "unaware", False, p),
                 fight_on=_flag(data, "fight_on", True, p), within_reach=_names(data, "within_reach", p, None),
                 prone=_flag(data, "prone", False, p), impaired=impaired, exhausted=_count(data, "exhausted", p, 99),
-                engaged_with=_names(data, "engaged_with", p, ()), hazard=hazard, dying_since=since)
+                engaged_with=_names(data, "engaged_with", p, ()), hazard=hazard, dying_since=since,
+                triage_begun=begun)

@@ -10,7 +10,8 @@ order given on the combatant's turn (``combat-flow#11``: only declared actions, 
 reactions): ``attack`` (``target``; optional ``attack`` profile and ``situation``), ``move``
 (``leave``/``approach`` names, ``through`` terrain, ``dc``, ``damage_type``, ``ends_in``), ``stand``
 (from Prone), ``prone`` (fall Prone), ``cast`` (``spell``, ``ap``, ``speed`` or ``magan``,
-``reaction``), or any other row by its name (``{"action": "Skill, Active"}``). Reactions reserve AP
+``reaction``), ``triage`` (``target``: 2 AP, or what is left of them this round under
+``mastery.triage-across-rounds``), or any other row by its name (``{"action": "Skill, Active"}``). Reactions reserve AP
 for when they are triggered: ``defend``, ``counterattack``, ``reprisal``, and ``reposition``
 (a movement reaction right after ``after``'s turn, with the fields of a move).
 
@@ -51,7 +52,7 @@ TERRAINS = ("normal", "rugged", "unstable", "hazardous")
 _MOVE_KEYS = {"leave", "approach", "through", "dc", "damage_type", "ends_in"}
 _KEYS = {"attack": {"target", "attack", "situation"}, "move": _MOVE_KEYS, "stand": set(), "prone": set(),
          "cast": {"spell", "ap", "speed", "magan", "reaction"}, "defend": set(), "counterattack": set(),
-         "reprisal": set(), "reposition": _MOVE_KEYS | {"after"}}
+         "reprisal": set(), "reposition": _MOVE_KEYS | {"after"}, "triage": {"target"}}
 _SITUATION_KEYS = {"range", "flanking", "first_attack_of_ap", "elevation", "allies_adjacent_to_target", "cover"}
 
 
@@ -178,6 +179,18 @@ def _move(a: Mapping, field: str, me: Fighter, state, rules: Rules) -> None:
         raise RulesInputError(field, f"{me.name} cannot walk: '{lame[0].sentence}' ({lame[0].row})")
 
 
+def _triage(a: Mapping, field: str, me: Fighter, state, rulings, rules: Rules) -> int:
+    """The AP a Triage takes this round: the Triage row less AP spent on it in an earlier round; with
+    fewer AP this round, what is left of them under ``mastery.triage-across-rounds`` ('across-rounds')."""
+    _target(a, field, me, state)
+    need = action_cost("Triage", rules=rules).ap
+    if me.triage_begun and me.triage_begun[0] == a["target"]:
+        need -= me.triage_begun[1]
+    if R.use(R.TRIAGE_ACROSS_ROUNDS, rulings) == "across-rounds":
+        return max(min(need, me.body.ap), 1)
+    return need
+
+
 def _cast(a: Mapping, field: str) -> int:
     if not isinstance(a.get("spell"), str) or not a["spell"].strip():
         raise RulesInputError(f"{field}.spell", "required: the spell's name")
@@ -193,7 +206,7 @@ def _cast(a: Mapping, field: str) -> int:
     return ap
 
 
-def _action(a: Any, field: str, me: Fighter, state, rules: Rules) -> FightAction:
+def _action(a: Any, field: str, me: Fighter, state, rulings, rules: Rules) -> FightAction:
     """One action object, read and checked (its fields, targets, terrain, spell)."""
     if not isinstance(a, Mapping) or not isinstance(a.get("action"), str):
         raise RulesInputError(field, "must be an object {\"action\": ..., ...}")
@@ -213,6 +226,9 @@ def _action(a: Any, field: str, me: Fighter, state, rules: Rules) -> FightAction
         _move(a, field, me, state, rules)
     if kind == "cast":
         return FightAction(kind, dict(a), _cast(a, field), ids.CASTING_COST)
+    if kind == "triage":
+        return FightAction(kind, dict(a), _triage(a, field, me, state, rulings, rules),
+                           action_cost("Triage", rules=rules).row.unit_id)
     cost = action_cost(ACTION_ROWS[kind], rules=rules)
     return FightAction(kind, dict(a), cost.ap, cost.row.unit_id)
 
@@ -280,7 +296,7 @@ def read_orders(data: Any, me: Fighter, state, field: str, rulings: Mapping[str,
     if raw and not me.can_act:
         raise RulesInputError(f"{field}.actions", f"{me.name} is unconscious and cannot take actions "
                                                   f"({ids.GOING_DOWN_UNCONSCIOUS})")
-    actions = tuple(_action(a, f"{field}.actions[{i}]", me, state, rules) for i, a in enumerate(raw))
+    actions = tuple(_action(a, f"{field}.actions[{i}]", me, state, rulings, rules) for i, a in enumerate(raw))
     orders = Orders(actions, data.get("weapon"), data.get("hold_to"))
     _check_spells(actions, field)
     _check_prone(me, actions, field, rulings)
