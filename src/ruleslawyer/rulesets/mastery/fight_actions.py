@@ -261,8 +261,8 @@ def _set_reach(p: Play, a: str, b: str, near: bool) -> Step:
     """``a`` comes within or leaves ``b``'s reach, both ways (``mastery.fight-reach``)."""
     for x, y in ((a, b), (b, a)):
         f = p.fighters[x]
-        reach = tuple(n for n in (f.within_reach or ()) if n != y) + ((y,) if near else ())
-        p.fighters[x] = replace(f, within_reach=reach)
+        now = (set(f.within_reach or ()) - {y}) | ({y} if near else set())
+        p.fighters[x] = replace(f, within_reach=tuple(n for n in p.fighters if n in now))  # in the fight's order
     use = R.ruling_use(R.FIGHT_REACH, p.rulings)
     text = f"{a} {'comes within' if near else 'leaves'} {b}'s reach"
     p.log(text, ids.MOVE_REPOSITION, use.ruling_id)
