@@ -369,8 +369,9 @@ def _spans(c: _Compiler, toks, used: list[bool], pending: list) -> None:
                     continue
                 words = [w for i in span for w in toks[i][1]]
                 meant = [w for w in words if not _stop(w)]
-                # the GM's own words: all of them (as typed or in any order) anywhere in the unit
-                own = c.alt(words) if len(meant) < 2 else c.alt(" & ".join(meant).split())
+                # the GM's own words: the one that means something ("for free": free), or all of them
+                # (in any order) anywhere in the unit
+                own = c.alt(meant) if len(meant) == 1 else c.alt(" & ".join(meant).split()) if meant else c.alt(words)
                 typed_stems = {" ".join(c.stem(w) for w in words), " ".join(c.stem(w) for w in meant)}
                 syn = [a for a in syn if a is not None and " ".join(a.stems) not in typed_stems]
                 g = c.group([own, *syn], [w for w in words if not _stop(w)] or words, scale)
