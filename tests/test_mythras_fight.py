@@ -217,6 +217,45 @@ def test_withdraw_breaks_off_and_only_a_charge_closes_again():
     assert who(fight, "Aldric").hp("Chest") == 5 and who(fight, "Brute").engaged_with == ("Aldric",)
 
 
+@pytest.mark.parametrize("void", ["skip-keep-ap", "spend-ap"])
+def test_an_arrow_impales_without_locking_the_bow_and_a_fallen_target_voids_the_next_attack(void):
+    bow = {"name": "Longbow", "damage": "1d8", "size": "Medium", "traits": ["impaling"], "ranged": "bow"}
+    fight = start(aldric(weapon=bow, engaged_with=[]), brute(), rulings={"mythras.void-action": void})
+    # Brute's spear cannot parry a missile (ruling mythras.parry-missiles): no defence, a Failure. Aldric 5 <= 6 is
+    # a Critical: 2 Special Effects, Impale taken: 1d8 twice, 7 and 8 -> 8, + 1d2 = 2 (a bow takes the Damage
+    # Modifier) = 10 to the Left Arm (16): 4 - 10 = -6 <= -4, a Major Wound: incapacitated. Aldric's second
+    # Attack has no target left: skipped, its AP kept (and vanishing), or spent under spend-ap.
+    r1 = play(fight, {"Aldric": {"actions": ["Attack", "Attack"], "effects": ["Impale"]},
+                      "Brute": {"actions": [{"action": "Move", "target": "Aldric"}]}},
+              {**FIRST, "attack": [5], "location": [16], "damage": [7, 8], "damage_modifier": [2]})
+    assert "Brute has a Major Wound to the Left Arm (-6 of 4 HP)" in texts(r1)
+    assert "Aldric's Impale: a missile: the Longbow stays in Aldric's hands" in texts(r1)
+    assert who(fight, "Aldric").weapon_stuck_in is None and who(fight, "Brute").impaled_by == ()
+    assert "Aldric's Attack cannot be made: Brute is already incapacitated; the Turn passes" in texts(r1)
+    vanished = "Aldric's 1 unused AP vanish at the Round's end" in texts(r1)
+    wasted = "Aldric spends 1 AP on the wasted Attack (0 left)" in texts(r1)
+    assert (vanished, wasted) == ((True, False) if void == "skip-keep-ap" else (False, True))
+
+
+def test_engagement_decides_who_may_move_charge_or_strike():
+    fight = start()
+    with pytest.raises(RulesInputError) as e:
+        fight.declare("Aldric", {"actions": ["Move"]})  # "You cannot simply walk away"
+    assert e.value.field == "declarations.Aldric.actions[0]" and "action-menu-essentials#4" in str(e.value)
+    apart = start(aldric(engaged_with=[]), brute(condition={"prone": True}))
+    with pytest.raises(RulesInputError) as e:
+        apart.declare("Brute", {"actions": ["Charge"]})
+    assert e.value.field == "declarations.Brute.actions[0]" and "mythras.prone" in str(e.value)
+    apart.declare("Brute", {"actions": ["Regain Footing", "Charge"]})
+    # on his feet, Brute may Move into contact, then strike: 30 <= 50 against Aldric's parry 90 (Failure);
+    # Chest (10), 1d8+1 = 5 + 1, less armour 4: 2, Aldric's Chest 7 -> 5
+    apart = start(aldric(engaged_with=[]), brute())
+    r1 = play(apart, {"Brute": {"actions": [{"action": "Move", "target": "Aldric"}, "Attack"]}},
+              {**FIRST, "attack": [30], "parry": [90], "location": [10], "damage": [5]})
+    assert "Aldric and Brute are now Engaged" not in texts(r1) and "Brute and Aldric are now Engaged" in texts(r1)
+    assert who(apart, "Aldric").hp("Chest") == 5
+
+
 # -- Action Points --------------------------------------------------------------------------------------------
 
 def test_unused_ap_vanish_at_the_rounds_end_and_do_not_carry_over():
@@ -507,3 +546,46 @@ def test_cli_schema(capsys):
     assert main(["fight", "mythras", "--schema"]) == 0
     schema = json.loads(capsys.readouterr().out)
     assert schema["title"] == "Mythras fight input" and "combatants" in schema["properties"]
+
+
+GARBAGE = [None, "x", -5, 10**100, 3.5, True, [], {"a": None}]
+
+
+def _paths(obj, prefix=()):
+    yield prefix
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _paths(v, prefix + (i,))
+
+
+def _fight_input(data):
+    fight = MythrasEncounter.start(data.get("combatants"), seed=data.get("seed"), rulings=data.get("rulings"))
+    for r in data["rounds"][:1]:
+        for name, decl in (r.get("declare") or {}).items():
+            fight.declare(name, decl)
+        fight.resolve_round(r.get("dice"))
+
+
+def test_garbage_anywhere_in_the_example_is_refused_naming_a_field_never_a_crash():
+    example = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    example["rounds"] = example["rounds"][:1]
+    tried = refused = 0
+    for path in _paths({k: example[k] for k in ("combatants", "rounds")}):
+        if len(path) < (4 if path and path[0] == "rounds" else 1) or "dice" in path:
+            continue  # the rounds list, its rounds and dice scripts are read by the framework and the CLI
+        for junk in GARBAGE:
+            data = json.loads(json.dumps(example))
+            o = data
+            for p in path[:-1]:
+                o = o[p]
+            o[path[-1]] = junk
+            tried += 1
+            try:
+                _fight_input(data)
+            except RulesInputError as e:
+                refused += 1
+                assert e.field, (path, junk)
+    assert tried > 500 and refused > tried // 2

@@ -231,8 +231,9 @@ def _impale(ctx: RoundContext, attacker: str, defender: str, result: ExchangeRes
     use = ctx.ruling(_r.IMPALED_WEAPON)
     cites = [ids.EFFECTS, _effect_cite(ctx, IMPALE)]
     a, d = ctx.get(attacker), ctx.get(defender)
-    if use.answer == "record-only" or result.damage <= 0:
-        why = "left to the Games Master" if use.answer == "record-only" else "the blow did not go in"
+    if use.answer == "record-only" or result.damage <= 0 or a.weapon.ranged is not None:
+        why = ("left to the Games Master" if use.answer == "record-only" else "the blow did not go in"
+               if result.damage <= 0 else f"a missile: the {a.weapon.name} stays in {attacker}'s hands")
         return [ctx.note(StepKind.RULING, "Impale: the weapon does not stick", f"{attacker}'s Impale: {why}",
                          cites, [use])]
     ctx.put(replace(a, weapon_stuck_in=defender))

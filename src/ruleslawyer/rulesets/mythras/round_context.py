@@ -78,7 +78,8 @@ class RoundContext:
     def grade(self, fighter: Fighter) -> tuple[DifficultyGrade, Step | None]:
         """The grade of ``fighter``'s own attack, parry or Evade from their condition: prone (ruling
         ``mythras.prone``) and a weapon stuck in them (ruling ``mythras.impaled-weapon``), combined by
-        ruling ``mythras.combine-grades``. Standard and no step when nothing applies."""
+        ruling ``mythras.combine-grades``. Standard and no step when neither applies; a step when one
+        applies even if its ruling gives no grade, so the reader sees why."""
         conditions: list[tuple[str, int, RulingUse]] = []
         if fighter.prone:
             use = self.ruling(_r.PRONE)

@@ -552,7 +552,8 @@ IMPALED_WEAPON = register(Ruling(
                 "cannot attack or parry with it until they spend a Turn to Ready Weapon (pulling it free), "
                 "and while it stays the victim's attacks, parries and Evades are one grade harder (Hard). "
                 "'stuck-no-penalty': stuck, without the victim's grade. 'record-only': noted for the Games "
-                "Master. (How Impale rolls damage is mythras.impale.)",
+                "Master. A missile's Impale never locks the shooter's weapon (the arrow, not the bow, stays "
+                "in). (How Impale rolls damage is mythras.impale.)",
     cites=(ids.EFFECTS, ids.EFFECTS_TEXT_ELSEWHERE, ids.MENU_PROACTIVE),
 ))
 
