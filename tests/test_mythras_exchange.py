@@ -351,7 +351,7 @@ def test_hopeless_attack_is_not_attempted():
     ({"effects": ["Backstab"]}, {"defence": "none"}, "attacker.effects[0]"),
     ({"difficulty": "Tricky"}, {}, "attacker.difficulty"),
     ({"range": "Long"}, {}, "attacker.range"),
-    ({"weapon": {**SWORD, "traits": ["serrated"]}}, {}, "attacker.weapon.traits"),
+    ({"weapon": {**SWORD, "traits": ["serrated"]}}, {}, "attacker.weapon.traits[0]"),
     ({"str_siz": None}, {"defence": "none"}, "attacker.str_siz"),
     ({"bogus": 1}, {}, "attacker.bogus"),
     ({"damage_modifier": "+3d6"}, {"defence": "none"}, "attacker.damage_modifier"),

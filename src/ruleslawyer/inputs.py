@@ -30,7 +30,7 @@ from ruleslawyer.limits import (DIE_SIDES, INPUT_ITEMS, INPUT_NAME_CHARS, INPUT_
 __all__ = ["at", "did_you_mean", "known_fields", "boolean", "whole", "text", "name", "choice", "list_of",
            "mapping", "dice_script", "json_int", "LongNumber", "Spec", "Bool", "Int", "Text", "Name", "Choice",
            "ListOf", "MapOf", "Obj", "Either", "Tagged", "DiceSlots", "Any_", "SEED", "RULINGS", "json_schema",
-           "rename"]
+           "check_attrs", "rename"]
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -171,15 +171,17 @@ def list_of(value: object, field: str, item: Callable[[Any, str], Any], max_item
     return [item(v, at(field, i)) for i, v in enumerate(value)]
 
 
-def dice_script(value: object, slots: Sequence[str], field: str = "dice") -> dict[str, tuple[int, ...]]:
-    """A scripted-dice object ``{slot: [faces]}`` (or ``{slot: face}``) checked against an engine's
-    ``slots``: each face a whole number from 1 to :data:`~ruleslawyer.limits.DIE_SIDES` (whether it
+def dice_script(value: object, slots: Sequence[str], field: str = "dice") -> dict[str, tuple[int, ...]] | None:
+    """A scripted-dice object ``{slot: [faces]}`` (or ``{slot: face}``; ``None``: no script) checked
+    against an engine's ``slots``: each face a whole number from 1 to :data:`~ruleslawyer.limits.DIE_SIDES` (whether it
     fits the die is checked when it is rolled), at most :data:`INPUT_ITEMS` a slot.
 
     Raises:
         DiceScriptError: not an object, an unknown slot (``dice.atack``: did you mean 'attack'?), or a
             face that is not a whole number (``dice.attack[0]``).
     """
+    if value is None:
+        return None
     if not isinstance(value, Mapping):
         raise DiceScriptError(field, f"must be an object of slot -> list of faces, got {clip(value)}")
     out = {}
@@ -408,11 +410,12 @@ class Obj(Spec):
     def check(self, value: Any, field: str) -> dict:
         data = mapping(value, field)
         known_fields(data, list(self.fields), field)
+        out = {k: self.fields[k].read(v, at(field, k)) for k, v in data.items()}
         for key in self.required:
             if key not in data:
                 what = self.fields[key].description
                 raise RulesInputError(at(field, key), "is required" + (f": {what}" if what else ""))
-        return {k: self.fields[k].read(v, at(field, k)) for k, v in data.items()}
+        return out
 
     def body(self) -> dict:
         out: dict[str, Any] = {"type": "object", "additionalProperties": False}
@@ -514,6 +517,14 @@ SEED = Int(-INPUT_SEED, INPUT_SEED, "seed for the unscripted dice (the command l
 RULINGS = MapOf(Text("the answer", INPUT_NAME_CHARS),
                 "ruling overrides, ruling id -> answer (see `ruleslawyer rulings`)")
 """The ``rulings`` field every engine input may carry (ids and answers are checked by the engine)."""
+
+
+def check_attrs(obj: object, spec: Obj, field: str, names: Sequence[str]) -> None:
+    """Check the attributes ``names`` of an input built in Python (a panel's, an API caller's) with the
+    declarations the JSON reader uses: ``InitiativeCombatant(surprised="false")`` is refused as the
+    JSON ``"surprised": "false"`` is, naming ``<field>.surprised``."""
+    for key in names:
+        spec.fields[key].read(getattr(obj, key), at(field, key))
 
 
 def json_schema(spec: Spec, title: str, description: str = "") -> dict:

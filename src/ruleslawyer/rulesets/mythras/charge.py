@@ -19,11 +19,13 @@ from typing import Any
 
 from ruleslawyer.dice import Dice
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.inputs import dice_script
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Step, StepKind, TracedResult, check_overrides, resolve_ruling
 
 from . import ids, rulings as _r
 from .exchange import ExchangeInput, ExchangeResult, resolve_exchange
+from .schema import CHARGE, CHARGE_SLOTS
 
 __all__ = ["LONGER", "ChargeInput", "ChargeResult", "resolve_charge"]
 
@@ -64,18 +66,13 @@ class ChargeInput:
         """The exchange input with ``counter`` (an exchange input of its own) and ``longer``.
 
         Raises:
-            RulesInputError: a bad field, named (``counter.attacker.skill``, ``longer``).
+            RulesInputError: a bad field, named (``counter.attacker.skill``, ``longer``), read strictly
+                by :data:`.schema.CHARGE` (unknown fields, dice slots, types, bounds).
         """
-        if not isinstance(data, Mapping):
-            raise RulesInputError("input", "the input must be a JSON object with 'attacker' and 'defender'")
-        longer = data.get("longer", "same")
-        if longer not in LONGER:
-            raise RulesInputError("longer", f"whose weapon is longer: one of {', '.join(LONGER)}, got {longer!r}")
-        counter = data.get("counter")
+        d = CHARGE.read(data, "")  # strict: unknown fields, types, bounds, dice slots (counter.attack)
         with _under(COUNTER):
-            counter = None if counter is None else ExchangeInput.from_dict(counter)
-        rest = {k: v for k, v in data.items() if k not in ("counter", "longer")}
-        return cls(ExchangeInput.from_dict(rest), counter, longer)
+            counter = None if d.get("counter") is None else ExchangeInput.from_checked(d["counter"])
+        return cls(ExchangeInput.from_checked(d), counter, d.get("longer", "same"))
 
 
 @dataclass(frozen=True)
@@ -178,7 +175,7 @@ def resolve_charge(inp: ChargeInput, *, dice: Dice | None = None, rng=None, seed
     check_overrides(overrides, "mythras")
     if not inp.charge.attacker.charge:
         raise RulesInputError("attacker.charge", "a Charge met by a counter needs the charger's charge: true")
-    dice = dice or Dice(rng=rng, seed=seed, script=script)
+    dice = dice or Dice(rng=rng, seed=seed, script=dice_script(script, CHARGE_SLOTS))
     if inp.counter is None:
         result = resolve_exchange(inp.charge, dice=dice, rulings=overrides, rules=rules)
         return ChargeResult(result, None, "charger", dice.seed, result.trace)

@@ -40,12 +40,12 @@ def _exchange(args: argparse.Namespace) -> int:
     from ruleslawyer.trace import merge_overrides
 
     data = engines.read_object(args.input)
+    charge = "counter" in data or "longer" in data  # a Charge met by a counter: two blows
+    inp = ChargeInput.from_dict(data) if charge else ExchangeInput.from_dict(data)  # strict: dice slots too
     rulings = merge_overrides(data.get("rulings"), getattr(args, "rulings", None))
     seed = args.seed if args.seed is not None else data.get("seed")
     kw = {"seed": seed, "script": data.get("dice"), "rulings": rulings, "rules": getattr(args, "rules", None)}
-    if "counter" in data or "longer" in data:  # a Charge met by a counter: two blows
-        return _out(args, resolve_charge(ChargeInput.from_dict(data), **kw))
-    return _out(args, resolve_exchange(ExchangeInput.from_dict(data), **kw))
+    return _out(args, (resolve_charge if charge else resolve_exchange)(inp, **kw))
 
 
 def _initiative(args: argparse.Namespace) -> int:
@@ -56,17 +56,12 @@ def _initiative(args: argparse.Namespace) -> int:
 
         print_json(INITIATIVE_SCHEMA)
         return 0
-    from ruleslawyer.errors import RulesInputError
     from ruleslawyer.rulesets.mythras.initiative import InitiativeCombatant, roll_initiative
+    from ruleslawyer.rulesets.mythras.schema import INITIATIVE
     from ruleslawyer.trace import merge_overrides
 
-    data = engines.read_object(args.input)
-    for k in data:
-        if k not in ("combatants", "dice", "seed", "rulings"):
-            raise RulesInputError(k, "unknown field; allowed: combatants, dice, seed, rulings")
-    combatants = data.get("combatants")
-    if not isinstance(combatants, list):
-        raise RulesInputError("combatants", "must be a list of combatants")
+    data = INITIATIVE.read(engines.read_object(args.input), "")  # strict: unknown fields, dice slots, types
+    combatants = data["combatants"]
     rulings = merge_overrides(data.get("rulings"), getattr(args, "rulings", None))
     seed = args.seed if args.seed is not None else data.get("seed")
     result = roll_initiative([InitiativeCombatant.from_dict(c, f"combatants[{i}]") for i, c in enumerate(combatants)],

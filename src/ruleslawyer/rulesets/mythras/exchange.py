@@ -33,12 +33,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ruleslawyer.dice import Dice
+from ruleslawyer.inputs import dice_script
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Step, StepKind, TracedResult, check_overrides
 
 from . import ids
 from .inputs import Attacker, Defence, Defender, ExchangeInput, FireMode, RangeBand, RangedKind, Ward, Weapon
 from .levels import LevelOfSuccess, SkillRoll
+from .schema import EXCHANGE_SLOTS
 from .stages.context import ExchangeContext, open_exchange
 from .stages.damage import Harm, damage_stage
 from .stages.effects import Chosen, Won, differential_stage, effects_stage, recorded_effects_stage
@@ -54,7 +56,7 @@ __all__ = [
     "ExchangeResult", "Hit", "resolve_exchange", "SLOTS",
 ]
 
-SLOTS = ("attack", "parry", "evade", "damage", "damage_modifier", "location", "stray", "rounds")
+SLOTS = EXCHANGE_SLOTS
 """Scripted-dice slots the exchange rolls from."""
 
 
@@ -147,7 +149,7 @@ def resolve_exchange(inp: ExchangeInput, *, dice: Dice | None = None, rng=None, 
     rules = resolve_rules(rules)
     overrides = dict(rulings or {})
     check_overrides(overrides, "mythras")
-    ctx = open_exchange(inp, dice or Dice(rng=rng, seed=seed, script=script), overrides, rules)
+    ctx = open_exchange(inp, dice or Dice(rng=rng, seed=seed, script=dice_script(script, SLOTS)), overrides, rules)
     grade, grade_step = attack_grade(ctx)
     defence = defence_stage(ctx)
     ambushed = ambushed_attacker_stage(ctx)

@@ -12,10 +12,12 @@ from typing import Any
 
 from ruleslawyer.dice import Dice, parse_dice
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.inputs import check_attrs, dice_script
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Step, StepKind, TracedResult, check_overrides, resolve_ruling
 
 from . import ids, rulings as _r
+from .schema import INITIATIVE_COMBATANT, INITIATIVE_SLOTS
 
 __all__ = ["InitiativeCombatant", "InitiativeEntry", "InitiativeResult", "roll_initiative", "SURPRISE_PENALTY",
            "SLOTS"]
@@ -23,14 +25,8 @@ __all__ = ["InitiativeCombatant", "InitiativeEntry", "InitiativeResult", "roll_i
 SURPRISE_PENALTY = 10
 """Initiative lost by an ambushed target (``mythras/combat/surprise#1``: "–10 Initiative")."""
 
-SLOTS = ("initiative", "tiebreak")
+SLOTS = INITIATIVE_SLOTS
 """Scripted-dice slots: one d10 per combatant in input order, then roll-offs in tie order."""
-
-
-def _int(v: Any, field: str, low: int | None = None) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or (low is not None and v < low):
-        raise RulesInputError(field, f"must be a whole number{'' if low is None else f' from {low}'}, got {v!r}")
-    return v
 
 
 @dataclass(frozen=True)
@@ -55,21 +51,17 @@ class InitiativeCombatant:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any], field: str) -> InitiativeCombatant:
-        """Build from JSON; ``armour`` (location -> AP) may replace ``armour_points`` (its highest value)."""
-        if not isinstance(d, Mapping):
-            raise RulesInputError(field, "a combatant must be an object")
-        keys = {"name", "initiative_modifier", "dex", "armour_points", "armour", "surprised", "roll"}
-        for k in d:
-            if k not in keys:
-                raise RulesInputError(f"{field}.{k}", f"unknown field; allowed: {', '.join(sorted(keys))}")
-        ap = d.get("armour_points", 0)
-        if "armour" in d:
-            armour = d["armour"]
-            if not isinstance(armour, Mapping):
-                raise RulesInputError(f"{field}.armour", "must map locations to Armor Points")
-            ap = max((_int(v, f"{field}.armour.{k}", 0) for k, v in armour.items()), default=0)
-        return cls(name=d.get("name", ""), initiative_modifier=d.get("initiative_modifier", 0), dex=d.get("dex", 10),
-                   armour_points=ap, surprised=d.get("surprised", False), roll=d.get("roll"))
+        """Build from JSON, read strictly by :data:`.schema.INITIATIVE_COMBATANT`; ``armour``
+        (location -> AP) may replace ``armour_points`` (its highest value counts).
+
+        Raises:
+            RulesInputError: naming ``<field>.<key>``: an unknown field (did you mean ...?), text for a
+                boolean (``"surprised": "false"``) or a number, a value past its bound.
+        """
+        c = INITIATIVE_COMBATANT.read(d, field)
+        ap = max(c["armour"].values(), default=0) if "armour" in c else c.get("armour_points", 0)
+        return cls(name=c["name"], initiative_modifier=c.get("initiative_modifier", 0), dex=c.get("dex", 10),
+                   armour_points=ap, surprised=c.get("surprised", False), roll=c.get("roll"))
 
 
 @dataclass(frozen=True)
@@ -116,7 +108,7 @@ def roll_initiative(combatants: Sequence[InitiativeCombatant], *, dice: Dice | N
     overrides = dict(rulings or {})
     check_overrides(overrides, "mythras")
     _check(combatants)
-    dice = dice or Dice(rng=rng, seed=seed, script=script)
+    dice = dice or Dice(rng=rng, seed=seed, script=dice_script(script, SLOTS))
     rolled: dict[str, tuple[int, int]] = {}
     steps: dict[str, Step] = {}
     for c in combatants:
@@ -146,11 +138,7 @@ def _check(combatants: Sequence[InitiativeCombatant]) -> None:
         if c.name in seen:
             raise RulesInputError(f"{f}.name", f"the name {c.name!r} is used twice")
         seen.add(c.name)
-        _int(c.initiative_modifier, f"{f}.initiative_modifier")
-        _int(c.dex, f"{f}.dex", 0)
-        _int(c.armour_points, f"{f}.armour_points", 0)
-        if c.roll is not None and (_int(c.roll, f"{f}.roll") < 1 or c.roll > 10):
-            raise RulesInputError(f"{f}.roll", f"a d10 is 1 to 10, got {c.roll}")
+        check_attrs(c, INITIATIVE_COMBATANT, f, ("initiative_modifier", "dex", "armour_points", "surprised", "roll"))
 
 
 def _total(c: InitiativeCombatant, dice: Dice) -> tuple[tuple[int, int], Step]:

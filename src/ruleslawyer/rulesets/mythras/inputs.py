@@ -14,8 +14,10 @@ from enum import StrEnum
 from typing import Any
 
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.inputs import check_attrs, rename
 
 from .levels import DifficultyGrade, _enum
+from .schema import ATTACKER, DEFENDER, EXCHANGE, WEAPON
 from .special_effects import WeaponTrait
 
 __all__ = ["RangedKind", "RangeBand", "FireMode", "Defence", "Weapon", "Ward", "Attacker", "Defender", "ExchangeInput"]
@@ -181,6 +183,9 @@ class Attacker:
     rounds: int | None = None
 
     def __post_init__(self) -> None:
+        check_attrs(self, ATTACKER, "attacker", ("outside_style", "charge", "quadruped", "aimed", "surprised",
+                                                 "target_still_or_unaware", "set_against_charge",
+                                                 "outside_style_grades", "str_siz", "rounds"))
         if not isinstance(self.weapon, Weapon):
             raise RulesInputError("attacker.weapon", f"must be a weapon {{name, damage, size, ...}}, got {self.weapon!r}")
         _names(self, ("adjacent", "effects"), "attacker")
@@ -227,6 +232,8 @@ class Defender:
     effects: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        check_attrs(self, DEFENDER, "defender", ("outside_style", "surprised", "surprise_bonus_spent",
+                                                 "outside_style_grades", "action_points"))
         if self.weapon is not None and not isinstance(self.weapon, Weapon):
             raise RulesInputError("defender.weapon", f"must be a weapon {{name, damage, size, ...}} or null, "
                                                      f"got {self.weapon!r}")
@@ -247,105 +254,58 @@ class ExchangeInput:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ExchangeInput:
-        """Build the input from JSON-shaped data (see ``ruleslawyer exchange mythras --schema``).
+        """Build the input from JSON-shaped data, read strictly by :data:`.schema.EXCHANGE` (see
+        ``ruleslawyer exchange mythras --schema``); ``dice``, ``seed``, ``rulings`` are checked too.
 
         Raises:
-            RulesInputError: a field has the wrong type or an unknown value, naming it.
+            RulesInputError: an unknown field (with a did-you-mean), a wrong type (``"false"`` for a
+                boolean, ``12.5`` for a skill), a value past its bound or an unknown dice slot, naming
+                the field (``attacker.weapon.traits[0]``).
         """
-        if not isinstance(data, Mapping):
-            raise RulesInputError("input", "the input must be a JSON object with 'attacker' and 'defender'")
-        for key in data:
-            if key not in ("attacker", "defender", "rulings", "dice", "seed"):
-                raise RulesInputError(key, "unknown field; allowed: attacker, defender, rulings, dice, seed")
-        return cls(_attacker(data.get("attacker", {})), _defender(data.get("defender", {})))
+        return cls.from_checked(EXCHANGE.read(data, ""))
+
+    @classmethod
+    def from_checked(cls, d: Mapping[str, Any]) -> ExchangeInput:
+        """Build from data :data:`.schema.EXCHANGE` (or ``CHARGE``) has already read."""
+        return cls(_attacker(d["attacker"]), _defender(d["defender"]))
 
 
-_WEAPON_KEYS = {"name", "damage", "size", "force", "traits", "ranged", "damage_modifier_applies"}
+_ENUMS = {"difficulty": DifficultyGrade, "into_melee": DifficultyGrade, "range": RangeBand, "fire_mode": FireMode,
+          "defence": Defence}
+
+
+def _side(d: Mapping[str, Any], lists: tuple[str, ...]) -> dict[str, Any]:
+    """The keyword arguments of a side read by its declaration: enums as members, lists as tuples."""
+    kw = {k: (_ENUMS[k](v) if k in _ENUMS and v is not None else v) for k, v in d.items()}
+    kw.update({k: tuple(kw[k]) for k in lists if k in kw})
+    return kw
 
 
 def _weapon(d: Any, field: str) -> Weapon:
-    if not isinstance(d, Mapping):
-        raise RulesInputError(field, f"a weapon must be an object with {', '.join(sorted(_WEAPON_KEYS))}")
-    _known(d, _WEAPON_KEYS, field)
-    traits = d.get("traits", ())
-    if isinstance(traits, str) or not isinstance(traits, (list, tuple)):
-        raise RulesInputError(f"{field}.traits", "traits must be a list")
-    for trait in traits:
-        if not isinstance(trait, str):
-            raise RulesInputError(f"{field}.traits", f"traits must be names (strings), got {trait!r}")
+    """A weapon from JSON, read by :data:`.schema.WEAPON`; errors are named under ``field``."""
+    return _build_weapon(WEAPON.read(d, field), field)
+
+
+def _build_weapon(w: Mapping[str, Any], field: str) -> Weapon:
     try:
-        return Weapon(name=str(d.get("name", "weapon")), damage=d.get("damage", "1d6"),
-                      size=d.get("size", d.get("force", "Medium")), traits=frozenset(traits),
-                      ranged=d.get("ranged"), damage_modifier_applies=d.get("damage_modifier_applies"))
+        return Weapon(name=w.get("name", "weapon"), damage=w.get("damage", "1d6"),
+                      size=w.get("size", w.get("force", "Medium")), traits=frozenset(w.get("traits", ())),
+                      ranged=w.get("ranged"), damage_modifier_applies=w.get("damage_modifier_applies"))
     except RulesInputError as exc:
-        raise RulesInputError(f"{field}.{exc.field.split('.', 1)[-1]}", exc.message) from None
+        raise rename(exc, field, "weapon") from None
 
 
-def _known(d: Mapping, keys: set[str], field: str) -> None:
-    for k in d:
-        if k not in keys:
-            raise RulesInputError(f"{field}.{k}", f"unknown field; allowed: {', '.join(sorted(keys))}")
+def _attacker(d: Mapping[str, Any]) -> Attacker:
+    kw = _side(d, ("adjacent", "effects"))
+    if "weapon" in kw:
+        kw["weapon"] = _build_weapon(kw["weapon"], "attacker.weapon")
+    return Attacker(**kw)
 
 
-_ATTACKER_KEYS = {"name", "skill", "weapon", "difficulty", "outside_style", "outside_style_grades", "str_siz",
-                  "damage_modifier", "charge", "quadruped", "range", "aimed", "into_melee", "adjacent",
-                  "target_still_or_unaware", "effects", "chosen_location", "surprised", "set_against_charge",
-                  "fire_mode", "rounds"}
-_DEFENDER_KEYS = {"name", "skill", "defence", "weapon", "difficulty", "outside_style", "outside_style_grades",
-                  "action_points", "surprised", "surprise_bonus_spent", "armour", "natural_armour", "ward", "traits",
-                  "effects"}
-
-
-_BOOLS = {"outside_style", "charge", "quadruped", "aimed", "target_still_or_unaware", "surprised",
-          "surprise_bonus_spent", "set_against_charge"}
-
-
-def _bools(d: Mapping, field: str) -> None:
-    for k in _BOOLS & set(d):
-        if not isinstance(d[k], bool):
-            raise RulesInputError(f"{field}.{k}", f"must be true or false, got {d[k]!r}")
-
-
-def _attacker(d: Any) -> Attacker:
-    if not isinstance(d, Mapping):
-        raise RulesInputError("attacker", "must be an object")
-    _known(d, _ATTACKER_KEYS, "attacker")
-    _bools(d, "attacker")
-    kw = {k: v for k, v in d.items() if k not in ("weapon", "adjacent", "effects")}
-    if "difficulty" in kw:
-        kw["difficulty"] = _enum(DifficultyGrade, kw["difficulty"], "attacker.difficulty")
-    if kw.get("into_melee") is not None:
-        kw["into_melee"] = _enum(DifficultyGrade, kw["into_melee"], "attacker.into_melee")
-    if kw.get("range") is not None:
-        kw["range"] = _enum(RangeBand, kw["range"], "attacker.range")
-    if kw.get("fire_mode") is not None:
-        kw["fire_mode"] = _enum(FireMode, kw["fire_mode"], "attacker.fire_mode")
-    return Attacker(weapon=_weapon(d.get("weapon", {}), "attacker.weapon"),
-                    adjacent=tuple(_strs(d.get("adjacent", ()), "attacker.adjacent")),
-                    effects=tuple(_strs(d.get("effects", ()), "attacker.effects")), **kw)
-
-
-def _strs(v: Any, field: str) -> list[str]:
-    if isinstance(v, str) or not isinstance(v, (list, tuple)) or not all(isinstance(x, str) for x in v):
-        raise RulesInputError(field, f"must be a list of names, got {v!r}")
-    return list(v)
-
-
-def _defender(d: Any) -> Defender:
-    if not isinstance(d, Mapping):
-        raise RulesInputError("defender", "must be an object")
-    _known(d, _DEFENDER_KEYS, "defender")
-    _bools(d, "defender")
-    kw = {k: v for k, v in d.items() if k not in ("weapon", "ward", "traits", "effects")}
-    if "difficulty" in kw:
-        kw["difficulty"] = _enum(DifficultyGrade, kw["difficulty"], "defender.difficulty")
-    ward = d.get("ward")
-    if ward is not None:
-        if not isinstance(ward, Mapping):
-            raise RulesInputError("defender.ward", "must be an object with locations and size")
-        _known(ward, {"locations", "size"}, "defender.ward")
-        ward = Ward(tuple(_strs(ward.get("locations", ()), "defender.ward.locations")), ward.get("size", "Medium"))
-    weapon = d.get("weapon")
-    return Defender(weapon=None if weapon is None else _weapon(weapon, "defender.weapon"), ward=ward,
-                    traits=tuple(_strs(d.get("traits", ()), "defender.traits")),
-                    effects=tuple(_strs(d.get("effects", ()), "defender.effects")), **kw)
+def _defender(d: Mapping[str, Any]) -> Defender:
+    kw = _side(d, ("traits", "effects"))
+    if kw.get("weapon") is not None:
+        kw["weapon"] = _build_weapon(kw["weapon"], "defender.weapon")
+    if kw.get("ward") is not None:
+        kw["ward"] = Ward(tuple(kw["ward"].get("locations", ())), kw["ward"].get("size", "Medium"))
+    return Defender(**kw)

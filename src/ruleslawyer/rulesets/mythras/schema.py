@@ -1,137 +1,149 @@
-"""JSON input formats of the Mythras commands (``ruleslawyer exchange|initiative mythras --schema``)."""
+"""The Mythras inputs, declared once (:mod:`ruleslawyer.inputs`): the engines read their JSON with
+these declarations and ``ruleslawyer exchange|initiative mythras --schema`` prints them as JSON Schema.
+
+Light on purpose (standard library and the core input layer only), so ``--schema`` starts quickly;
+the enums' values are the engines' own (a test checks each :class:`~ruleslawyer.inputs.Choice`
+against its StrEnum).
+"""
 
 from __future__ import annotations
 
-__all__ = ["EXCHANGE_SCHEMA", "INITIATIVE_SCHEMA", "FIGHT_SCHEMA"]
+from ruleslawyer.inputs import (RULINGS, SEED, Bool, Choice, DiceSlots, Either, Int, ListOf, MapOf, Name, Obj,
+                                Text, json_schema)
 
-_GRADES = ["Very Easy", "Easy", "Standard", "Hard", "Formidable", "Herculean", "Hopeless"]
+__all__ = ["EXCHANGE_SLOTS", "CHARGE_SLOTS", "INITIATIVE_SLOTS", "WEAPON", "ATTACKER", "DEFENDER", "EXCHANGE", "CHARGE", "INITIATIVE",
+           "INITIATIVE_COMBATANT", "EXCHANGE_SCHEMA", "INITIATIVE_SCHEMA", "FIGHT_SCHEMA"]
+
+EXCHANGE_SLOTS = ("attack", "parry", "evade", "damage", "damage_modifier", "location", "stray", "rounds")
+"""Dice slots of the exchange (the counter to a Charge rolls the same slots prefixed ``counter.``)."""
+CHARGE_SLOTS = EXCHANGE_SLOTS + tuple(f"counter.{s}" for s in EXCHANGE_SLOTS)
+"""Dice slots of a Charge met by a counter: the charge's, then the counter's."""
+INITIATIVE_SLOTS = ("initiative", "tiebreak")
+"""Dice slots of Initiative: one d10 per combatant in input order, then roll-offs in tie order."""
+
+GRADES = ("Very Easy", "Easy", "Standard", "Hard", "Formidable", "Herculean", "Hopeless")
+TRAITS = ("cutting", "impaling", "bludgeoning", "shield", "two-handed", "unarmed", "firearm")
 _SIZES = "Small, Medium, Large, Huge or Enormous (the supplement table weapon-size)"
+_SKILL = 999  # levels.MAX_SKILL
+_STR_SIZ = 999  # damage.MAX_STR_SIZ
+_AP = 10  # fighter.MAX_ACTION_POINTS
+_ARMOUR = MapOf(Int(0, 999), "Armor Points by hit location, e.g. {\"Chest\": 4}")
+
+WEAPON = Obj({
+    "name": Name(default="weapon"),
+    "damage": Name("damage dice, e.g. 1d8 or 1d10+1", default="1d6"),
+    "size": Name("Size (melee, parrying): " + _SIZES, default="Medium"),
+    "force": Name("Force of a ranged weapon (same scale as Size; instead of size)"),
+    "traits": ListOf(Choice(TRAITS)),
+    "ranged": Choice(("bow", "thrown", "firearm"), "a ranged weapon's kind", null=True),
+    "damage_modifier_applies": Bool("ranged: does the Damage Modifier apply (null: ruling "
+                                    "mythras.ranged-damage-modifier)", null=True),
+}, "a weapon or shield")
+
+_OUTSIDE_GRADES = Int(1, 5, "grades harder outside the Combat Style (null: ruling mythras.outside-style-grades)",
+                      null=True)
+
+ATTACKER = Obj({
+    "name": Name(default="Attacker"),
+    "skill": Int(0, _SKILL, "Combat Style %", default=50),
+    "weapon": WEAPON,
+    "difficulty": Choice(GRADES, "situational grade", default="Standard"),
+    "outside_style": Bool("the weapon is outside the attacker's Combat Styles"),
+    "outside_style_grades": _OUTSIDE_GRADES,
+    "str_siz": Int(0, _STR_SIZ, "STR+SIZ for the Damage Modifier", null=True),
+    "damage_modifier": Name("a Damage Modifier given directly, e.g. +1d6 (wins over str_siz)", null=True),
+    "charge": Bool("a Charge: Hard, Size +1 step, Damage Modifier +1 step"),
+    "quadruped": Bool("the charger is a quadruped: Damage Modifier +2 steps"),
+    "range": Choice(("Close", "Effective", "Long"), "range of a ranged attack", null=True),
+    "aimed": Bool("aimed for a full Round"),
+    "into_melee": Choice(("Hard", "Formidable"), "firing into a crowd or melee", null=True),
+    "adjacent": ListOf(Name(), "who stands next to the target (for a stray shot)"),
+    "target_still_or_unaware": Bool("the target is stationary or unaware (Choose Location at range)"),
+    "effects": ListOf(Name(), "Special Effects wanted, in order of preference"),
+    "chosen_location": Name("the location named with Choose Location", null=True),
+    "surprised": Bool("ambushed this Round: no offensive actions, so no attack"),
+    "set_against_charge": Bool("a counter's spear set against the Charge"),
+    "fire_mode": Choice(("single", "burst", "full-auto"), "a firearm's burst (Hard) or full-auto spray "
+                        "(Formidable)", null=True),
+    "rounds": Int(1, 100, "rounds of a burst or spray fired at this target", null=True),
+}, "the attacking side")
+
+DEFENDER = Obj({
+    "name": Name(default="Defender"),
+    "skill": Int(0, _SKILL, "Parry (Combat Style) or Evade %", default=50),
+    "defence": Choice(("parry", "evade", "none"), default="parry"),
+    "weapon": Obj(WEAPON.fields, "the parrying weapon or shield (needed to Parry)", null=True),
+    "difficulty": Choice(GRADES, default="Standard"),
+    "outside_style": Bool(),
+    "outside_style_grades": _OUTSIDE_GRADES,
+    "action_points": Int(0, _AP, "Action Points left this Round (a Parry or Evade spends 1)", default=2),
+    "surprised": Bool("ambushed: cannot defend; the first successful attack against them gains a bonus "
+                      "Special Effect"),
+    "surprise_bonus_spent": Bool("an earlier successful attack this Round already took the surprise bonus Effect"),
+    "armour": MapOf(Int(0, 999), "worn Armor Points by hit location, e.g. {\"Chest\": 4}"),
+    "natural_armour": Either(Int(0, 999), _ARMOUR, description="natural Armor Points: everywhere (a whole "
+                             "number) or by location", default=0),
+    "ward": Obj({"locations": ListOf(Name()), "size": Name(default="Medium")},
+                "Ward Location (a passive block): the locations a shield covers and its Size", null=True),
+    "traits": ListOf(Name(), "Combat Style traits, e.g. Daredevil"),
+    "effects": ListOf(Name(), "Special Effects wanted, in order of preference"),
+}, "the defending side")
+
+EXCHANGE = Obj({
+    "attacker": ATTACKER,
+    "defender": DEFENDER,
+    "dice": DiceSlots(EXCHANGE_SLOTS),
+    "seed": SEED,
+    "rulings": RULINGS,
+    "description": Text("free text, ignored"),
+}, required=("attacker", "defender"))
+"""One exchange (:meth:`.inputs.ExchangeInput.from_dict`)."""
+
+CHARGE = EXCHANGE.extend(
+    counter=Obj({"attacker": ATTACKER, "defender": DEFENDER},
+                "a Charge met by a counter-attack (mythras/combat/charge-evade-outmanoeuvre#1): the target's "
+                "attack on the charger (attacker.set_against_charge for a set spear) and the charger's "
+                "defence; its dice slots are prefixed counter. (counter.attack, counter.damage)",
+                required=("attacker", "defender")),
+    longer=Choice(("charger", "counter", "same"), "with a counter: whose weapon is longer", default="same"),
+    dice=DiceSlots(CHARGE_SLOTS))
+"""The input of ``ruleslawyer exchange mythras``."""
+
+INITIATIVE_COMBATANT = Obj({
+    "name": Name(),
+    "initiative_modifier": Int(-999, 999, "the Initiative bonus", default=0),
+    "dex": Int(0, 999, "DEX, breaks ties", default=10),
+    "armour_points": Int(0, 999, "highest Armor Points worn", default=0),
+    "armour": MapOf(Int(0, 999), "worn Armor Points by location (the highest counts)"),
+    "surprised": Bool("ambushed this Round: -10 Initiative"),
+    "roll": Int(1, 10, "a d10 already rolled", null=True),
+}, required=("name",))
+
+INITIATIVE = Obj({
+    "combatants": ListOf(INITIATIVE_COMBATANT, min_items=1),
+    "dice": DiceSlots(INITIATIVE_SLOTS),
+    "seed": SEED,
+    "rulings": RULINGS,
+    "description": Text("free text, ignored"),
+}, required=("combatants",))
+"""The input of ``ruleslawyer initiative mythras``."""
+
+EXCHANGE_SCHEMA = json_schema(CHARGE, "Mythras exchange input",
+                              "One attack–parry exchange (with counter and longer: a Charge met by a counter). "
+                              "Dice slots: attack, parry, evade, damage, damage_modifier, location, stray, "
+                              "rounds (how many of a burst's rounds hit).")
+"""The documented input of ``ruleslawyer exchange mythras``."""
+
+INITIATIVE_SCHEMA = json_schema(INITIATIVE, "Mythras Initiative input",
+                                "1d10 + Initiative Modifier − highest Armor Points worn (−10 surprised). Dice "
+                                "slots: initiative (one d10 per combatant, in order), tiebreak.")
+"""The documented input of ``ruleslawyer initiative mythras``."""
+
+_WEAPON = WEAPON.schema()
+_RULINGS = RULINGS.schema()
 _DICE = {"type": "object", "description": "scripted dice by slot, e.g. {\"attack\": [7], \"parry\": [40]}; "
          "unscripted slots roll from --seed",
          "additionalProperties": {"type": "array", "items": {"type": "integer", "minimum": 1}}}
-_RULINGS = {"type": "object", "description": "ruling overrides, id -> answer (see `ruleslawyer rulings`)",
-            "additionalProperties": {"type": "string"}}
-
-_WEAPON = {
-    "type": "object", "additionalProperties": False,
-    "properties": {
-        "name": {"type": "string"},
-        "damage": {"type": "string", "description": "damage dice, e.g. 1d8 or 1d10+1"},
-        "size": {"type": "string", "description": "Size (melee, parrying) — " + _SIZES},
-        "force": {"type": "string", "description": "Force of a ranged weapon (same scale as Size)"},
-        "traits": {"type": "array", "items": {"enum": ["cutting", "impaling", "bludgeoning", "shield",
-                                                        "two-handed", "unarmed", "firearm"]}},
-        "ranged": {"enum": ["bow", "thrown", "firearm", None]},
-        "damage_modifier_applies": {"type": ["boolean", "null"],
-                                    "description": "ranged: does the Damage Modifier apply (null: ruling)"},
-    },
-}
-
-EXCHANGE_SCHEMA = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "Mythras exchange input",
-    "description": "One attack–parry exchange. Dice slots: attack, parry, evade, damage, damage_modifier, "
-                   "location, stray, rounds (how many of a burst's rounds hit).",
-    "type": "object", "additionalProperties": False, "required": ["attacker", "defender"],
-    "properties": {
-        "attacker": {
-            "type": "object", "additionalProperties": False,
-            "properties": {
-                "name": {"type": "string"},
-                "skill": {"type": "integer", "minimum": 0, "maximum": 999, "description": "Combat Style %"},
-                "weapon": _WEAPON,
-                "difficulty": {"enum": _GRADES, "description": "situational grade (default Standard)"},
-                "outside_style": {"type": "boolean"},
-                "outside_style_grades": {"type": ["integer", "null"], "minimum": 1, "maximum": 5},
-                "str_siz": {"type": "integer", "minimum": 0, "description": "STR+SIZ for the Damage Modifier"},
-                "damage_modifier": {"type": "string", "description": "a Damage Modifier given directly, e.g. +1d6"},
-                "charge": {"type": "boolean"},
-                "quadruped": {"type": "boolean"},
-                "range": {"enum": ["Close", "Effective", "Long", None]},
-                "aimed": {"type": "boolean"},
-                "into_melee": {"enum": ["Hard", "Formidable", None]},
-                "adjacent": {"type": "array", "items": {"type": "string"}},
-                "target_still_or_unaware": {"type": "boolean"},
-                "effects": {"type": "array", "items": {"type": "string"},
-                            "description": "Special Effects wanted, in order of preference"},
-                "chosen_location": {"type": ["string", "null"],
-                                    "description": "location named with Choose Location"},
-                "surprised": {"type": "boolean",
-                              "description": "ambushed this Round: no offensive actions, so no attack"},
-                "set_against_charge": {"type": "boolean",
-                                       "description": "a counter's spear set against the Charge"},
-                "fire_mode": {"enum": ["single", "burst", "full-auto", None],
-                              "description": "a firearm's burst (Hard) or full-auto spray (Formidable)"},
-                "rounds": {"type": ["integer", "null"], "minimum": 1, "maximum": 100,
-                           "description": "rounds of a burst or spray fired at this target"},
-            },
-        },
-        "defender": {
-            "type": "object", "additionalProperties": False,
-            "properties": {
-                "name": {"type": "string"},
-                "skill": {"type": "integer", "minimum": 0, "maximum": 999, "description": "Parry or Evade %"},
-                "defence": {"enum": ["parry", "evade", "none"]},
-                "weapon": _WEAPON,
-                "difficulty": {"enum": _GRADES},
-                "outside_style": {"type": "boolean"},
-                "outside_style_grades": {"type": ["integer", "null"], "minimum": 1, "maximum": 5},
-                "action_points": {"type": "integer", "minimum": 0},
-                "surprised": {"type": "boolean", "description": "ambushed: cannot defend; the first "
-                              "successful attack against them gains a bonus Special Effect"},
-                "surprise_bonus_spent": {"type": "boolean", "description": "an earlier successful attack "
-                                         "this Round already took the surprise bonus Effect"},
-                "armour": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0},
-                           "description": "worn Armor Points by hit location"},
-                "natural_armour": {"type": ["integer", "object"]},
-                "ward": {"type": "object", "properties": {"locations": {"type": "array", "items": {"type": "string"}},
-                                                          "size": {"type": "string"}}},
-                "traits": {"type": "array", "items": {"type": "string"}},
-                "effects": {"type": "array", "items": {"type": "string"}},
-            },
-        },
-        "dice": _DICE,
-        "seed": {"type": "integer"},
-        "rulings": _RULINGS,
-    },
-}
-EXCHANGE_SCHEMA["properties"]["counter"] = {
-    "type": "object", "additionalProperties": False,
-    "description": "a Charge met by a counter-attack (mythras/combat/charge-evade-outmanoeuvre#1): the "
-                   "target's attack on the charger (attacker.set_against_charge for a set spear) and the "
-                   "charger's defence; its dice slots are prefixed counter. (counter.attack, counter.damage)",
-    "properties": {"attacker": EXCHANGE_SCHEMA["properties"]["attacker"],
-                   "defender": EXCHANGE_SCHEMA["properties"]["defender"]},
-}
-EXCHANGE_SCHEMA["properties"]["longer"] = {"enum": ["charger", "counter", "same"],
-                                           "description": "with a counter: whose weapon is longer"}
-"""The documented input of ``ruleslawyer exchange mythras``."""
-
-INITIATIVE_SCHEMA = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "Mythras Initiative input",
-    "description": "1d10 + Initiative Modifier − highest Armor Points worn (−10 surprised). Dice slots: "
-                   "initiative (one d10 per combatant, in order), tiebreak.",
-    "type": "object", "additionalProperties": False, "required": ["combatants"],
-    "properties": {
-        "combatants": {"type": "array", "minItems": 1, "items": {
-            "type": "object", "additionalProperties": False, "required": ["name"],
-            "properties": {
-                "name": {"type": "string"},
-                "initiative_modifier": {"type": "integer"},
-                "dex": {"type": "integer", "minimum": 0},
-                "armour_points": {"type": "integer", "minimum": 0, "description": "highest Armor Points worn"},
-                "armour": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0},
-                           "description": "worn Armor Points by location (the highest counts)"},
-                "surprised": {"type": "boolean"},
-                "roll": {"type": "integer", "minimum": 1, "maximum": 10, "description": "a d10 already rolled"},
-            }}},
-        "dice": _DICE,
-        "seed": {"type": "integer"},
-        "rulings": _RULINGS,
-    },
-}
-"""The documented input of ``ruleslawyer initiative mythras``."""
 
 _LOCATIONS = "hit locations of the supplement table hit-location-humanoid (Right Leg, Left Leg, Abdomen, Chest, " \
              "Right Arm, Left Arm, Head)"
