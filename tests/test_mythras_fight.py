@@ -314,6 +314,10 @@ def test_a_dead_or_incapacitated_fighter_cannot_act():
     assert who(fight, "Brute").status is Status.INCAPACITATED and fight.state.over
     with pytest.raises(RulesInputError):
         fight.declare("Aldric", {"actions": ["Attack"]})
+    # the same blow under mythras.major-wound = trunk-kills: the Head is not a limb, so Brute is dead
+    fight = start(aldric(), brute(hit_points={**HP, "Head": 1}), rulings={"mythras.major-wound": "trunk-kills"})
+    play(fight, {"Aldric": attack([])}, {**HIT_CHEST, "location": [19]})
+    assert who(fight, "Brute").status is Status.DEAD and who(fight, "Brute").out_by == "mythras.major-wound"
 
 
 # -- Hit Points carry over; saving, loading and undo ------------------------------------------------------------
