@@ -68,8 +68,8 @@ LEAD_FACTOR = 1.1
 TITLE_FACTOR = 0.8
 NUMBER_FACTOR = 1.25
 SUPPLEMENT_FACTOR = 0.8
-SUPPLEMENT_PROSE_FACTOR = 0.95
-SUPPLEMENT_ROW_FACTOR = 1.0
+SUPPLEMENT_PROSE_FACTOR = 0.85
+SUPPLEMENT_ROW_FACTOR = 0.93
 #: With no ruleset selected, a ruleset's best hit scoring at least this share of the top score is
 #: moved up among the first hits.
 OTHER_RULESET_SHARE = 0.75
