@@ -56,7 +56,8 @@ def test_exchange_text_schema_and_ruling_override(capsys, tmp_path):
     assert code == 0 and "[mastery/combat/actions-and-reactions/defense#16]" in out
     code, out, _ = run(capsys, "exchange", "mastery", "--schema")
     schema = json.loads(out)
-    assert "situation" in schema["fields"] and all((EX.parent.parent / p).exists() for p in schema["examples"])
+    examples = schema["$comment"].removeprefix("examples: ").split(", ")
+    assert "situation" in schema["properties"] and all((EX.parent.parent / p).exists() for p in examples)
     code, out, _ = run(capsys, "exchange", "mastery", "--input", str(EX / "exchange-melee.json"), "--json",
                        "--ruling", "mastery.failed-defense-damage=attack-minus-defense")
     d = json.loads(out)

@@ -27,7 +27,7 @@ from ruleslawyer.errors import DiceScriptError, RulesInputError
 from ruleslawyer.limits import (DIE_SIDES, INPUT_ITEMS, INPUT_NAME_CHARS, INPUT_NUMBER, INPUT_NUMBER_DIGITS,
                                 INPUT_SEED, INPUT_TEXT_CHARS, clip)
 
-__all__ = ["at", "did_you_mean", "known_fields", "boolean", "whole", "text", "name", "choice", "list_of",
+__all__ = ["shown", "at", "did_you_mean", "known_fields", "boolean", "whole", "text", "name", "choice", "list_of",
            "mapping", "dice_script", "json_int", "LongNumber", "Spec", "Bool", "Int", "Text", "Name", "Choice",
            "ListOf", "MapOf", "Obj", "Either", "Tagged", "DiceSlots", "Any_", "SEED", "RULINGS", "json_schema",
            "check_attrs", "rename"]
@@ -36,6 +36,14 @@ SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
 # --------------------------------------------------------------------------- primitives
+
+
+def shown(value: object) -> str:
+    """``value`` as a message echoes it: JSON's spelling for ``true``/``false``/``null``, else
+    :func:`~ruleslawyer.limits.clip` (a ``repr`` of at most ~80 characters)."""
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    return clip(value)
 
 
 def at(field: str, key: str | int) -> str:
@@ -86,7 +94,7 @@ def _listed(choices: Sequence[str]) -> str:
 def mapping(value: object, field: str, what: str = "an object") -> Mapping:
     """``value`` if it is a JSON object (a mapping with text keys), else a RulesInputError."""
     if not isinstance(value, Mapping):
-        raise RulesInputError(field or "input", f"must be {what}, got {clip(value)}")
+        raise RulesInputError(field or "input", f"must be {what}, got {shown(value)}")
     for key in value:
         if not isinstance(key, str):
             raise RulesInputError(field or "input", f"field names must be text, got {clip(key)}")
@@ -110,7 +118,7 @@ def known_fields(data: Mapping, allowed: Sequence[str], field: str = "") -> None
 def boolean(value: object, field: str) -> bool:
     """``value`` if it is ``true`` or ``false`` (never the text ``"false"``, never 0 or 1)."""
     if not isinstance(value, bool):
-        raise RulesInputError(field, f"must be true or false, got {clip(value)}")
+        raise RulesInputError(field, f"must be true or false, got {shown(value)}")
     return value
 
 
@@ -122,16 +130,16 @@ def whole(value: object, field: str, low: int | None = None, high: int | None = 
     low = -INPUT_NUMBER if low is None else low
     high = INPUT_NUMBER if high is None else high
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RulesInputError(field, f"must be a whole number from {low:,} to {high:,}, got {clip(value)}")
+        raise RulesInputError(field, f"must be a whole number from {low:,} to {high:,}, got {shown(value)}")
     return value
 
 
 def text(value: object, field: str, max_chars: int = INPUT_TEXT_CHARS, *, empty: bool = True) -> str:
     """``value`` if it is text of at most ``max_chars`` characters (non-empty unless ``empty``)."""
     if not isinstance(value, str) or isinstance(value, LongNumber):
-        raise RulesInputError(field, f"must be text, got {clip(value)}")
+        raise RulesInputError(field, f"must be text, got {shown(value)}")
     if len(value) > max_chars:
-        raise RulesInputError(field, f"must be at most {max_chars:,} characters, got {clip(value)}")
+        raise RulesInputError(field, f"must be at most {max_chars:,} characters, got {shown(value)}")
     if not empty and not value.strip():
         raise RulesInputError(field, "must not be empty")
     return value
@@ -157,7 +165,7 @@ def choice(value: object, allowed: Sequence[str], field: str) -> str:
             if _fold(member) == _fold(value):
                 return member
     hint = did_you_mean(value, list(allowed))
-    raise RulesInputError(field, f"unknown value {clip(value)};{hint} allowed: {_listed(allowed)}")
+    raise RulesInputError(field, f"unknown value {shown(value)};{hint} allowed: {_listed(allowed)}")
 
 
 def list_of(value: object, field: str, item: Callable[[Any, str], Any], max_items: int = INPUT_ITEMS,
@@ -165,7 +173,7 @@ def list_of(value: object, field: str, item: Callable[[Any, str], Any], max_item
     """``[item(v, "<field>[i]") for each v]`` if ``value`` is a JSON list of ``min_items`` to
     ``max_items`` items (refused before any item is read)."""
     if not isinstance(value, (list, tuple)):
-        raise RulesInputError(field, f"must be a list, got {clip(value)}")
+        raise RulesInputError(field, f"must be a list, got {shown(value)}")
     if not min_items <= len(value) <= max_items:
         raise RulesInputError(field, f"must hold {min_items:,} to {max_items:,} items, got {len(value):,}")
     return [item(v, at(field, i)) for i, v in enumerate(value)]
@@ -183,7 +191,7 @@ def dice_script(value: object, slots: Sequence[str], field: str = "dice") -> dic
     if value is None:
         return None
     if not isinstance(value, Mapping):
-        raise DiceScriptError(field, f"must be an object of slot -> list of faces, got {clip(value)}")
+        raise DiceScriptError(field, f"must be an object of slot -> list of faces, got {shown(value)}")
     out = {}
     for slot, faces in value.items():
         where = at(field, clip(slot, quote=False))
@@ -450,7 +458,7 @@ class Either(Spec):
             if option.accepts(value):
                 return option.read(value, field)
         kinds = " or ".join(dict.fromkeys(_KIND_WORDS[k] for k in self.kinds))
-        raise RulesInputError(field, f"must be {kinds}, got {clip(value)}")
+        raise RulesInputError(field, f"must be {kinds}, got {shown(value)}")
 
     def body(self) -> dict:
         return {"anyOf": [o.schema() for o in self.options]}

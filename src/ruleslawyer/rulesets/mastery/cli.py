@@ -8,111 +8,15 @@ import sys
 
 from ruleslawyer.commands import engines
 
-__all__ = ["register", "EXCHANGE_SCHEMA", "SEQUENCE_SCHEMA", "AP_SCHEMA"]
+__all__ = ["register", "EXCHANGE_SCHEMA", "SEQUENCE_SCHEMA", "AP_SCHEMA", "SHEET_SCHEMA"]
 
-_COMBATANT = {
-    "name": "label (default: the key)",
-    "ap": "AP left this round, 0-2 (default 2)",
-    "health": "current health >= 0 (default 10)",
-    "durability": "armour durability >= 0 (default 0)",
-    "armour_resistance": "armour resistance >= 0 (default 0)",
-    "endurance_tier": "1-10 (default 1): dying timer and Endurance trials",
-    "defense_tier": "tier die for defense: the wielded melee weapon's, or STR/PHY (default 1)",
-    "shield": "shield bonus to defense, or null for no shield (default null); required with wielding shield, "
-              "refused with unarmed or projectile",
-    "defense_modifiers": "other modifiers to defense (default 0)",
-    "wielding": "melee | shield | unarmed | projectile (default melee)",
-    "perception_tier": "Perception tier for the Aiming Trial (default 1)",
-    "casting": "true if in the middle of casting a spell (default false)",
-    "state": "standing | fighting-on | unconscious | dead (0 health: fighting-on or unconscious; a dead "
-             "defender is refused)",
-    "dying_rounds": "rounds left on the dying timer, or null",
-    "sheet": "trauma sheet {traumas: [...], lost: [parts], punctured_lungs: 0-2}",
-    "attack": {
-        "kind": "melee | thrown | bow | crossbow | sling | unarmed | natural",
-        "tier": "the formula's tier: STR or PHY (melee/thrown), PHY (bow), PER (crossbow)",
-        "weapon": "WEA as a number, or dice such as \"1d4\" (a crossbow's fixed weapon dice); dice explode",
-        "modifiers": "other modifiers (default 0)",
-        "damage_type": "cutting | cleaving | crushing | piercing | puncturing | fire | sea | sky | stone | "
-                       "primal | profane | sacred | void (default cutting)",
-        "magic": "[{amount, type}] magic portions of the hit (Imbue, enchantment)",
-        "spanned": "crossbow already spanned (default true)",
-    },
-}
+def __getattr__(name: str):
+    """The documented inputs (JSON Schema), from the declarations in :mod:`.schema`, loaded when asked for."""
+    if name in ("EXCHANGE_SCHEMA", "SEQUENCE_SCHEMA", "AP_SCHEMA", "SHEET_SCHEMA"):
+        from ruleslawyer.rulesets.mastery import schema
 
-EXCHANGE_SCHEMA = {
-    "command": "ruleslawyer exchange mastery --input FILE.json [--seed S] [--json] [--ruling ID=ANSWER]",
-    "fields": {
-        "attacker": {"...": "a combatant (below); attack is required", **_COMBATANT},
-        "defender": "a combatant (same fields; attack needed only for a counterattack)",
-        "situation": {
-            "defend": "the defender declares a defense (1 AP) before the roll (default true)",
-            "range": "melee | close | moderate | far (ranged attacks: Aiming DC 2, +1 moderate, +3 far)",
-            "flanking": "the target is threatened on the other side too: +2 (default false)",
-            "first_attack_of_ap": "first attack made with this AP (flanking counts once per AP; default true)",
-            "elevation": "none | attacker | defender",
-            "allies_adjacent_to_target": "attacker's allies adjacent to the target: +1 Aiming DC each",
-            "cover": "extra Aiming DC from cover or maneuvers",
-            "hostile_within_5ft": "a hostile creature is within 5 ft of the attacker",
-            "counterattack": "after a successful defense the defender counterattacks (1 AP)",
-            "counter_defend": "the attacker defends the counterattack if able (default true)",
-            "fight_on": "remain conscious at 0 health after a successful Endurance trial (default true)",
-            "setting": "realistic | brutal | deadly (trauma setting; default realistic)",
-            "sheet_effects": "apply the Traumas on the sheets where they bite: the Endurance trial when spending AP "
-                             "to attack, penalties on ranged attack rolls and the Aiming Trial (default false; a "
-                             "fight sets it)",
-            "precipitation": "rain, sleet, hail or snow: Painful Scar's trial, with sheet_effects (default false)",
-        },
-        "dice": "scripted dice by slot: attack, defense, aim, endurance, trauma, finger "
-                "(e.g. {\"attack\": [4, 4, 1], \"defense\": [3]}); unscripted slots roll",
-        "seed": "seed for unscripted dice",
-        "rulings": "ruling overrides {id: answer}; see `ruleslawyer rulings --ruleset mastery`",
-        "description": "free text, ignored",
-    },
-    "examples": ["examples/mastery/exchange-melee.json", "examples/mastery/exchange-ranged.json",
-                 "examples/mastery/exchange-fighting-on.json"],
-}
-
-SEQUENCE_SCHEMA = {
-    "command": "ruleslawyer sequence mastery --input FILE.json [--seed S] [--json]",
-    "fields": {
-        "combatants": [{
-            "name": "unique name",
-            "side": "pcs | enemies",
-            "unaware": "makes a Startle trial (round 1)",
-            "agility_tier": "for the Startle trial (default 1)",
-            "perception_tier": "for the Startle trial (default 1)",
-            "declaration": {
-                "weapon": "a speed (fast | moderate | slow) or a chapter example: dagger, shortbow, unarmed, "
-                          "sword, mace, spear, maul, greataxe, heavy crossbow",
-                "attack": "declares an attack with it (default true); a weapon held without one does not set the phase",
-                "switch_to": "a weapon switched to this round",
-                "style_speed": "speed of a combat style changed to",
-                "spell": "a name (Flame Dart, Thunderclap) or {name, speed, magan}",
-                "hold_to": "a later phase to act in",
-                "hold_trigger": "{condition, ap (1-2), occurs: phase or null (never)}",
-            },
-        }],
-        "round": "round number (default 1): Impaired steps down each round",
-        "side_roll": "the 1d6 already rolled (else slot side)",
-        "startle_dc": "GM-adjusted Startle DC (default 6)",
-        "ambush_dc": "the ambushers' DC",
-        "dice": "scripted dice by slot: side, startle_agility, startle_perception",
-        "seed": "seed", "rulings": "ruling overrides",
-    },
-    "examples": ["examples/mastery/sequence.json"],
-}
-
-AP_SCHEMA = {
-    "command": "ruleslawyer mastery-ap --input FILE.json [--json]",
-    "fields": {"actions": "list of action objects, each with one key: action (any row of the Other Actions "
-                          "table or the supplement's action-costs table; table is the same, + adjust for the "
-                          "tinderbox), retrieve (quick|body|container, items, use), stow, draw, swap, drop, "
-                          "remove_shield (heater|kite|targe), cast (ap, components), move, attack, triage",
-               "ap_per_round": "2 (default), or 1 after a Trauma that says 'You have 1 AP per round'",
-               "rulings": "ruling overrides {id: answer}, e.g. {\"mastery.triage-across-rounds\": \"one-round\"}"},
-    "examples": ["examples/mastery/ap-torch.json"],
-}
+        return getattr(schema, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _out(result, as_json: bool) -> int:
@@ -131,16 +35,18 @@ def _load(path: str | None, field: str = "input", flag: str = "--input"):
     return engines.read_json(path, field, flag)
 
 
-def _schema(schema: dict) -> int:
+def _schema(name: str) -> int:
+    """Print the JSON Schema ``name`` of :mod:`.schema` (the declarations the engine reads with)."""
     from ruleslawyer.cli import print_json
+    from ruleslawyer.rulesets.mastery import schema
 
-    print_json(schema)
+    print_json(getattr(schema, name))
     return 0
 
 
 def _exchange(args) -> int:
     if args.schema:
-        return _schema(EXCHANGE_SCHEMA)
+        return _schema("EXCHANGE_SCHEMA")
     from ruleslawyer.rulesets.mastery import exchange_from_dict
 
     return _out(exchange_from_dict(_load(args.input), seed=args.seed, rulings=args.rulings, rules=args.rules),
@@ -149,7 +55,7 @@ def _exchange(args) -> int:
 
 def _sequence(args) -> int:
     if args.schema:
-        return _schema(SEQUENCE_SCHEMA)
+        return _schema("SEQUENCE_SCHEMA")
     from ruleslawyer.rulesets.mastery import sequence_from_dict
 
     return _out(sequence_from_dict(_load(args.input), seed=args.seed, rulings=args.rulings, rules=args.rules),
@@ -157,6 +63,8 @@ def _sequence(args) -> int:
 
 
 def _trauma(args) -> int:
+    if args.schema:
+        return _schema("SHEET_SCHEMA")
     from ruleslawyer.rulesets.mastery import TraumaEvent, roll_trauma, trauma_follows
 
     if args.event:
@@ -191,14 +99,15 @@ def _trauma(args) -> int:
 
 def _ap(args) -> int:
     if args.schema:
-        return _schema(AP_SCHEMA)
+        return _schema("AP_SCHEMA")
     from ruleslawyer.rulesets.mastery import plan_actions
 
+    from ruleslawyer.rulesets.mastery.schema import AP
+
     data = _load(args.input)
-    actions = data.get("actions") if isinstance(data, dict) else data
-    per_round = data.get("ap_per_round", 2) if isinstance(data, dict) else 2
-    rulings = data.get("rulings") if isinstance(data, dict) else None
-    return _out(plan_actions(actions, ap_per_round=per_round, rulings=rulings, rules=args.rules), args.json)
+    d = AP.read({"actions": data} if isinstance(data, list) else data, "")  # strict: "ap_per_rund" refused
+    return _out(plan_actions(d["actions"], ap_per_round=d.get("ap_per_round", 2), rulings=d.get("rulings"),
+                             rules=args.rules), args.json)
 
 
 def _move(args) -> int:
@@ -235,7 +144,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--event", choices=["fighting-on-health-damage", "reached-zero", "natural-minimum-resist",
                                        "exploded-hit-health-damage"],
                    help="does a Trauma follow this event (under --setting, default realistic)?")
-    p.add_argument("--sheet", metavar="FILE.json", help="a trauma sheet to update {traumas, lost, punctured_lungs}")
+    p.add_argument("--sheet", metavar="FILE.json", help="a trauma sheet to update {traumas, lost, punctured_lungs} "
+                                                        "(see --schema)")
+    p.add_argument("--schema", action="store_true", help="print the trauma sheet's format (JSON Schema) and exit")
     p.add_argument("--ruling", action="append", type=_ruling, metavar="ID=ANSWER", help="override a ruling")
     p.add_argument("--json", action="store_true", help="print the result and trace as JSON")
     p.set_defaults(func=_trauma)

@@ -1,7 +1,8 @@
 """Inputs of the Mastery exchange: who attacks with what, who defends with what.
 
 All are frozen dataclasses; :meth:`Combatant.from_dict` / :meth:`Attack.from_dict` read the JSON
-input format (``ruleslawyer exchange mastery --schema``) and raise RulesInputError naming the field.
+input format strictly through its declarations (:mod:`.schema`, ``ruleslawyer exchange mastery
+--schema``) and raise RulesInputError naming the field.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from enum import StrEnum
 from typing import Any
 
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.inputs import rename
 
 from .damage import DamageType, parse_type
+from .schema import ATTACK, COMBATANT
 from .tiers import check_tier
 from .trauma import TraumaSheet
 
@@ -60,25 +63,11 @@ class State(StrEnum):
     DEAD = "dead"
 
 
-def _int(data: Mapping, key: str, default: int, prefix: str, low: int | None = 0, high: int | None = None) -> int:
-    v = data.get(key, default)
-    if isinstance(v, bool) or not isinstance(v, int) or (low is not None and v < low) or (high is not None and v > high):
-        rng = f"from {low} to {high}" if high is not None else (f">= {low}" if low is not None else "")
-        raise RulesInputError(f"{prefix}{key}", f"must be a whole number {rng}, got {v!r}".strip())
-    return v
-
-
 def _enum(cls, value, name: str):
     try:
         return cls(str(value).lower())
     except ValueError:
         raise RulesInputError(name, f"unknown value {value!r}; allowed: {', '.join(m.value for m in cls)}") from None
-
-
-def _unknown(data: Mapping, allowed: set[str], prefix: str) -> None:
-    extra = sorted(set(data) - allowed)
-    if extra:
-        raise RulesInputError(f"{prefix}{extra[0]}", f"unknown field; allowed: {', '.join(sorted(allowed))}")
 
 
 @dataclass(frozen=True)
@@ -138,24 +127,22 @@ class Attack:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], prefix: str = "attack.") -> Attack:
-        if not isinstance(data, Mapping):
-            raise RulesInputError(prefix.rstrip("."), "must be an object")
-        _unknown(data, {f.name for f in fields(cls)}, prefix)
-        magic = []
-        portions = data.get("magic", ())
-        if not isinstance(portions, (list, tuple)):
-            raise RulesInputError(f"{prefix}magic", f"must be a list of {{amount, type}} objects, got {portions!r}")
-        for i, m in enumerate(portions):
-            if not isinstance(m, Mapping):
-                raise RulesInputError(f"{prefix}magic[{i}]", "must be an object {amount, type}")
-            magic.append(MagicPortion(_int(m, "amount", 0, f"{prefix}magic[{i}]."),
-                                      parse_type(m.get("type"), f"{prefix}magic[{i}].type")))
+        """Build from JSON, read strictly by :data:`.schema.ATTACK`; errors are named under ``prefix``
+        (``attacker.attack.tier``).
+
+        Raises:
+            RulesInputError: an unknown field (with a did-you-mean), a wrong type or a value past its bound.
+        """
+        return cls.from_checked(ATTACK.read(data, prefix.rstrip(".")), prefix)
+
+    @classmethod
+    def from_checked(cls, a: Mapping[str, Any], prefix: str = "attack.") -> Attack:
+        """Build from data :data:`.schema.ATTACK` has already read."""
+        magic = tuple(MagicPortion(m["amount"], m["type"]) for m in a.get("magic", ()))
         try:
-            return cls(kind=data.get("kind", "melee"), tier=data.get("tier", 1), weapon=data.get("weapon", 0),
-                       modifiers=data.get("modifiers", 0), damage_type=data.get("damage_type", "cutting"),
-                       magic=tuple(magic), spanned=data.get("spanned", True))
+            return cls(**{**a, "magic": magic})
         except RulesInputError as e:
-            raise RulesInputError(prefix + e.field.removeprefix("attack."), e.message) from None
+            raise rename(e, prefix.rstrip("."), "attack") from None
 
 
 @dataclass(frozen=True)
@@ -264,18 +251,24 @@ class Combatant:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], name: str) -> Combatant:
-        if not isinstance(data, Mapping):
-            raise RulesInputError(name, "must be an object")
-        _unknown(data, {f.name for f in fields(cls)}, f"{name}.")
+        """Build from JSON, read strictly by :data:`.schema.COMBATANT`; ``name`` is its input field
+        (``"attacker"``) and its default name.
+
+        Raises:
+            RulesInputError: naming ``<name>.<field>``: an unknown field (with a did-you-mean), a wrong
+                type (``"false"`` for a boolean), a value past its bound, or hands and state that disagree.
+        """
+        return cls.from_checked(COMBATANT.read(data, name), name)
+
+    @classmethod
+    def from_checked(cls, data: Mapping[str, Any], name: str) -> Combatant:
+        """Build from data :data:`.schema.COMBATANT` has already read (``name``: its input field)."""
         kw = dict(data)
-        kw["name"] = str(kw.get("name", name))
+        kw["name"] = kw.get("name", name)
         if "sheet" in kw:
-            try:
-                kw["sheet"] = TraumaSheet.from_dict(kw["sheet"])
-            except RulesInputError as e:
-                raise RulesInputError(f"{name}.{e.field}", e.message) from None
+            kw["sheet"] = TraumaSheet.from_checked(kw["sheet"])
         if kw.get("attack") is not None:
-            kw["attack"] = Attack.from_dict(kw["attack"], f"{name}.attack.")
+            kw["attack"] = Attack.from_checked(kw["attack"], f"{name}.attack.")
         try:
             return cls(**kw)
         except RulesInputError as e:

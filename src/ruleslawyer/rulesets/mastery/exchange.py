@@ -15,6 +15,7 @@ from typing import Any
 
 from ruleslawyer.dice import Dice, explosion_cap, parse_dice
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.inputs import check_attrs, dice_script
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, Step, StepKind, TracedResult, merge_overrides
 
@@ -25,6 +26,7 @@ from .combatant import (PROJECTILE_KINDS, RANGED_KINDS, WEAPON_ATTACK_KINDS, Att
                         State, Wielding)
 from .damage import DamageOutcome, DamagePortion, apply_damage, hit_amount
 from .death import health_damage_aftermath
+from .schema import EXCHANGE, EXCHANGE_SLOTS, SITUATION
 from .tiers import Edge, roll_tier_die, roll_trial
 from .trauma import Trauma, TraumaSetting
 from .trauma_effects import act_trial, penalty
@@ -99,13 +101,7 @@ class Situation:
             except ValueError:
                 raise RulesInputError(f"situation.{name}", f"unknown value {v!r}; allowed: "
                                                            f"{', '.join(m.value for m in cls)}") from None
-        for name in ("allies_adjacent_to_target", "cover"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise RulesInputError(f"situation.{name}", f"must be a whole number >= 0, got {v!r}")
-        for f in fields(self):
-            if f.type == "bool" and not isinstance(getattr(self, f.name), bool):
-                raise RulesInputError(f"situation.{f.name}", f"must be true or false, got {getattr(self, f.name)!r}")
+        check_attrs(self, SITUATION, "situation", [f.name for f in fields(self) if f.type in ("bool", "int")])
 
 
 @dataclass(frozen=True)
@@ -627,7 +623,7 @@ def resolve_exchange(attacker: Combatant, defender: Combatant, situation: Situat
     rulings = R.check(rulings)
     rules = resolve_rules(rules)
     atk = _check_exchange(attacker, defender, attack or attacker.attack, sit, _depth, rules, mid_round)
-    x = _Exchange(attacker, defender, atk, sit, dice or Dice(seed=seed, script=script), rulings, rules, _depth,
+    x = _Exchange(attacker, defender, atk, sit, dice or Dice(seed=seed, script=dice_script(script, EXCHANGE_SLOTS)), rulings, rules, _depth,
                   {"attacker": attacker.ap, "defender": defender.ap})
     steps: list[Step] = []
     for stage in STAGES:
@@ -644,34 +640,20 @@ def exchange_from_dict(data: Mapping[str, Any], *, seed: int | None = None,
     """Resolve an exchange from the JSON input format (see ``ruleslawyer exchange mastery --schema``).
 
     Keys: ``attacker``, ``defender`` (Combatant objects; the attacker's ``attack`` is required),
-    ``situation`` (optional), ``dice`` (scripted slots, optional), ``seed``, ``rulings``.
+    ``situation`` (optional), ``dice`` (scripted slots, optional), ``seed``, ``rulings``, read strictly
+    by :data:`.schema.EXCHANGE`.
 
     Raises:
-        RulesInputError: naming the bad field.
+        RulesInputError: naming the bad field: an unknown field or dice slot (with a did-you-mean),
+            text for a boolean or number, a value past its bound.
     """
-    if not isinstance(data, Mapping):
-        raise RulesInputError("input", "must be a JSON object")
-    extra = sorted(set(data) - {"attacker", "defender", "situation", "dice", "seed", "rulings", "description"})
-    if extra:
-        raise RulesInputError(extra[0], "unknown field; allowed: attacker, defender, situation, dice, seed, rulings, description")
-    for k in ("attacker", "defender"):
-        if k not in data:
-            raise RulesInputError(k, "required")
-    attacker = Combatant.from_dict(data["attacker"], "attacker")
-    defender = Combatant.from_dict(data["defender"], "defender")
+    d = EXCHANGE.read(data, "")  # strict: unknown fields, types, bounds, dice slots (dice.atack)
+    attacker = Combatant.from_checked(d["attacker"], "attacker")
+    defender = Combatant.from_checked(d["defender"], "defender")
     if attacker.attack is None:
         raise RulesInputError("attacker.attack", "required: the attack profile {kind, tier, weapon, ...}")
-    sit_data = data.get("situation", {}) or {}
-    if not isinstance(sit_data, Mapping):
-        raise RulesInputError("situation", "must be an object")
-    allowed = {f.name for f in fields(Situation)}
-    bad = sorted(set(sit_data) - allowed)
-    if bad:
-        raise RulesInputError(f"situation.{bad[0]}", f"unknown field; allowed: {', '.join(sorted(allowed))}")
-    sit = Situation(**sit_data)
-    script = data.get("dice")
-    if script is not None and not isinstance(script, Mapping):
-        raise RulesInputError("dice", "must be an object of slot -> list of faces")
-    merged = merge_overrides(data.get("rulings"), rulings)
-    return resolve_exchange(attacker, defender, sit, seed=seed if seed is not None else data.get("seed"),
+    sit = Situation(**d.get("situation", {}))
+    script = d.get("dice")
+    merged = merge_overrides(d.get("rulings"), rulings)
+    return resolve_exchange(attacker, defender, sit, seed=seed if seed is not None else d.get("seed"),
                             script=script, rulings=merged, rules=rules)

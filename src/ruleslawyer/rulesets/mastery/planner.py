@@ -22,6 +22,7 @@ from ruleslawyer.trace import Citation, Step, StepKind, TracedResult
 from . import ids
 from . import rulings as R
 from .actions import action_cost
+from .schema import ACTION, AP
 
 __all__ = ["AP_PER_ROUND", "APPlan", "plan_actions", "ACTION_KEYS"]
 
@@ -185,16 +186,6 @@ ACTION_KEYS = tuple(_PLANNERS)
 """The action kinds :func:`plan_actions` understands (one key per action object)."""
 
 
-def _key(action: Mapping[str, Any], i: int) -> str:
-    """The one action key of ``actions[i]``."""
-    if not isinstance(action, Mapping):
-        raise RulesInputError(f"actions[{i}]", "must be an object with one of: " + ", ".join(ACTION_KEYS))
-    keys = [k for k in action if k in ACTION_KEYS]
-    if len(keys) != 1:
-        raise RulesInputError(f"actions[{i}]", f"needs exactly one of {', '.join(ACTION_KEYS)}, got {sorted(action)}")
-    return keys[0]
-
-
 def _schedule(plan: list[tuple[str, int]], per_round: int, rulings) -> tuple[int, list[Step]]:
     """The rounds the actions take, in order, at ``per_round`` AP a round; AP do not carry over
     (``.../use-it-or-lose-it#1``). Triage over two rounds follows ``mastery.triage-across-rounds``:
@@ -242,16 +233,17 @@ def plan_actions(actions: Sequence[Mapping[str, Any]], *, ap_per_round: int = AP
     ``mastery.triage-across-rounds`` (``rulings``), as :func:`~ruleslawyer.rulesets.mastery.triage` does.
 
     Raises:
-        RulesInputError: an unknown action, row, place or shield (field ``actions[i]...``);
-            ap_per_round not 1 or 2; Triage at 1 AP per round under the 'one-round' answer.
+        RulesInputError: an unknown action, row, place or shield (field ``actions[i]...``), an unknown
+            field of an action (with a did-you-mean), more than :data:`~ruleslawyer.limits.INPUT_ITEMS`
+            actions (all read strictly by :data:`.schema.ACTION`); ap_per_round not 1 or 2; Triage at 1
+            AP per round under the 'one-round' answer.
     """
     if isinstance(ap_per_round, bool) or not isinstance(ap_per_round, int) or ap_per_round not in (1, 2):
         raise RulesInputError("ap_per_round", f"must be 2, or 1 after a Trauma that says so; got {ap_per_round!r}")
-    if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence) or not actions:
-        raise RulesInputError("actions", "must be a non-empty list of action objects")
+    actions = AP.fields["actions"].read(actions, "actions")  # strict: one key each, known fields, bounds
     rulings = R.check(rulings)
     rules = resolve_rules(rules)
-    keys = [_key(a, i) for i, a in enumerate(actions)]
+    keys = [ACTION.tag(a, f"actions[{i}]") for i, a in enumerate(actions)]
     costs, children = [], []
     for i, (key, a) in enumerate(zip(keys, actions)):
         name, ap, step = _PLANNERS[key](a, f"actions[{i}]", rules)

@@ -15,11 +15,13 @@ from typing import Any
 
 from ruleslawyer.dice import Dice
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.inputs import dice_script
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Step, StepKind, TracedResult, merge_overrides
 
 from . import ids
 from . import rulings as R
+from .schema import SEQUENCE, SEQUENCE_SLOTS
 from .tiers import check_tier, roll_tier_die
 
 __all__ = ["Phase", "Side", "Spell", "Declaration", "HoldTrigger", "RoundCombatant", "StartleResult",
@@ -469,7 +471,7 @@ def sequence_round(combatants: Sequence[RoundCombatant], *, round_number: int = 
     _check_names(combatants)
     if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
         raise RulesInputError("round", f"must be a whole number >= 1, got {round_number!r}")
-    r = _Round(combatants, round_number, dice or Dice(seed=seed, script=script), rulings, rules, startle_dc,
+    r = _Round(combatants, round_number, dice or Dice(seed=seed, script=dice_script(script, SEQUENCE_SLOTS)), rulings, rules, startle_dc,
                ambush_dc, side_roll)
     steps: list[Step] = []
     for stage in STAGES:
@@ -479,67 +481,40 @@ def sequence_round(combatants: Sequence[RoundCombatant], *, round_number: int = 
     return SequenceResult(r.face, r.first, tuple(r.startles), tuple(r.order), r.info, trace)
 
 
-def _declaration_from_dict(d: Any, p: str) -> Declaration:
-    """A declaration object of the JSON input (``combatants[i].declaration``)."""
-    if not isinstance(d, Mapping):
-        raise RulesInputError(f"{p}.declaration", "must be an object {weapon, attack, switch_to, style_speed, "
-                                                 "spell, hold_to, hold_trigger}")
-    dbad = sorted(set(d) - {"weapon", "attack", "switch_to", "style_speed", "spell", "hold_to", "hold_trigger"})
-    if dbad:
-        raise RulesInputError(f"{p}.declaration.{dbad[0]}", "unknown field; allowed: weapon, attack, switch_to, "
-                                                            "style_speed, spell, hold_to, hold_trigger")
+def _declaration(d: Mapping[str, Any]) -> Declaration:
+    """A declaration read by :data:`.schema.SEQUENCE` (``combatants[i].declaration``)."""
     spell = d.get("spell")
     if isinstance(spell, str):
         spell = Spell(name=spell)
-    elif isinstance(spell, Mapping):
-        spell = Spell(name=str(spell.get("name", "")), speed=spell.get("speed"), magan=spell.get("magan"))
     elif spell is not None:
-        raise RulesInputError(f"{p}.declaration.spell", "must be a name or {name, speed, magan}")
+        spell = Spell(name=spell.get("name", ""), speed=spell.get("speed"), magan=spell.get("magan"))
     ht = d.get("hold_trigger")
     if ht is not None:
-        if not isinstance(ht, Mapping) or "condition" not in ht:
-            raise RulesInputError(f"{p}.declaration.hold_trigger", "must be {condition, ap, occurs}")
         occ = ht.get("occurs")
-        ht = HoldTrigger(str(ht["condition"]), ht.get("ap", 1),
-                         _phase(occ, f"{p}.declaration.hold_trigger.occurs") if occ is not None else None)
-    return Declaration(weapon=d.get("weapon"), attack=bool(d.get("attack", True)), switch_to=d.get("switch_to"),
+        ht = HoldTrigger(ht["condition"], ht.get("ap", 1), None if occ is None else Phase(occ))
+    return Declaration(weapon=d.get("weapon"), attack=d.get("attack", True), switch_to=d.get("switch_to"),
                        style_speed=d.get("style_speed"), spell=spell, hold_to=d.get("hold_to"), hold_trigger=ht)
 
 
-def _combatant_from_dict(c: Any, i: int) -> RoundCombatant:
-    p = f"combatants[{i}]"
-    if not isinstance(c, Mapping):
-        raise RulesInputError(p, "must be an object")
-    bad = sorted(set(c) - {"name", "side", "declaration", "unaware", "agility_tier", "perception_tier"})
-    if bad:
-        raise RulesInputError(f"{p}.{bad[0]}", "unknown field; allowed: name, side, declaration, unaware, "
-                                               "agility_tier, perception_tier")
-    decl = _declaration_from_dict(c.get("declaration", {}) or {}, p)
-    if "name" not in c or "side" not in c:
-        raise RulesInputError(p, "name and side are required")
-    return RoundCombatant(str(c["name"]), c["side"], decl, bool(c.get("unaware", False)),
+def _combatant(c: Mapping[str, Any]) -> RoundCombatant:
+    """A combatant read by :data:`.schema.SEQUENCE` (``combatants[i]``)."""
+    return RoundCombatant(c["name"], c["side"], _declaration(c.get("declaration", {})), c.get("unaware", False),
                           c.get("agility_tier", 1), c.get("perception_tier", 1))
 
 
 def sequence_from_dict(data: Mapping[str, Any], *, seed: int | None = None,
                        rulings: Mapping[str, str] | None = None, rules: Rules | None = None) -> SequenceResult:
-    """Sequence a round from the JSON input format (``ruleslawyer sequence mastery --schema``).
+    """Sequence a round from the JSON input format (``ruleslawyer sequence mastery --schema``), read
+    strictly by :data:`.schema.SEQUENCE`.
 
     Raises:
-        RulesInputError: naming the bad field.
+        RulesInputError: naming the bad field: an unknown field or dice slot (with a did-you-mean),
+            text for a boolean or number, a value past its bound.
     """
-    if not isinstance(data, Mapping):
-        raise RulesInputError("input", "must be a JSON object")
-    allowed = {"combatants", "round", "side_roll", "startle_dc", "ambush_dc", "dice", "seed", "rulings", "description"}
-    extra = sorted(set(data) - allowed)
-    if extra:
-        raise RulesInputError(extra[0], f"unknown field; allowed: {', '.join(sorted(allowed))}")
-    cs = data.get("combatants")
-    if not isinstance(cs, list):
-        raise RulesInputError("combatants", "required: a list of combatants")
-    out = [_combatant_from_dict(c, i) for i, c in enumerate(cs)]
-    merged = merge_overrides(data.get("rulings"), rulings)
-    return sequence_round(out, round_number=data.get("round", 1), side_roll=data.get("side_roll"),
-                          startle_dc=data.get("startle_dc"), ambush_dc=data.get("ambush_dc"),
-                          seed=seed if seed is not None else data.get("seed"), script=data.get("dice"),
+    d = SEQUENCE.read(data, "")  # strict: unknown fields, types, bounds, dice slots (dice.sid)
+    out = [_combatant(c) for c in d["combatants"]]
+    merged = merge_overrides(d.get("rulings"), rulings)
+    return sequence_round(out, round_number=d.get("round", 1), side_roll=d.get("side_roll"),
+                          startle_dc=d.get("startle_dc"), ambush_dc=d.get("ambush_dc"),
+                          seed=seed if seed is not None else d.get("seed"), script=d.get("dice"),
                           rulings=merged, rules=rules)

@@ -192,24 +192,22 @@ class TraumaSheet:
 
     @classmethod
     def from_dict(cls, data: Mapping | None) -> TraumaSheet:
-        """Rebuild from :meth:`to_dict` output (``conditions`` is ignored; it is derived)."""
-        data = data or {}
-        if not isinstance(data, Mapping):
-            raise RulesInputError("sheet", "must be an object {traumas, lost, punctured_lungs, ap_per_round}, "
-                                           f"got {data!r}")
-        lungs = data.get("punctured_lungs", 0)
-        if isinstance(lungs, bool) or not isinstance(lungs, int) or not 0 <= lungs <= 2:
-            raise RulesInputError("sheet.punctured_lungs", f"must be 0, 1 or 2, got {lungs!r}")
-        lost = data.get("lost", ())
-        if not isinstance(lost, (list, tuple, set, frozenset)) or not all(isinstance(p, str) for p in lost):
-            raise RulesInputError("sheet.lost", f"must be a list of body parts, got {lost!r}")
-        ap = data.get("ap_per_round", 2)
-        if isinstance(ap, bool) or not isinstance(ap, int) or ap not in (1, 2):
-            raise RulesInputError("sheet.ap_per_round", f"must be 1 or 2, got {ap!r}")
-        traumas = data.get("traumas", ())
-        if not isinstance(traumas, (list, tuple)) or not all(isinstance(t, str) for t in traumas):
-            raise RulesInputError("sheet.traumas", f"must be a list of Traumas (text), got {traumas!r}")
-        return cls(tuple(traumas), frozenset(lost), lungs, ap)
+        """Rebuild from :meth:`to_dict` output (``conditions`` is ignored; it is derived), read strictly
+        by :data:`.schema.SHEET`; ``None`` is an empty sheet.
+
+        Raises:
+            RulesInputError: not an object (``[]``, ``false``), an unknown field (with a did-you-mean),
+                a wrong type or a value past its bound, naming ``sheet.<field>``.
+        """
+        from .schema import SHEET
+
+        return cls.from_checked(SHEET.read({} if data is None else data, "sheet"))
+
+    @classmethod
+    def from_checked(cls, d: Mapping) -> TraumaSheet:
+        """Build from data :data:`.schema.SHEET` has already read."""
+        return cls(tuple(d.get("traumas", ())), frozenset(d.get("lost", ())), d.get("punctured_lungs", 0),
+                   d.get("ap_per_round", 2))
 
 
 def _hand_fingers(side: str) -> tuple[str, ...]:
