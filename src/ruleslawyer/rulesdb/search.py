@@ -356,7 +356,7 @@ def _rank(units: dict[int, _Unit], compiled: Compiled, ruleset: str | None, limi
             if run is not None:
                 u, (lo, hi) = units[-r], run
                 share = BM25_SHARE * (1.0 - 0.5 * (-r - lo) / (hi - lo + 1))
-                scored[k] = ((u.cover / total + share) * (u.factor / TITLE_FACTOR if -r == lo else u.factor), r)
+                scored[k] = ((u.cover / total + share) * u.factor, r)
     scored.sort(reverse=True)
     ranked = [(sc, -r) for sc, r in scored[:limit]]
     if ruleset is None and ranked:
