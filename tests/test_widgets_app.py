@@ -83,9 +83,21 @@ def test_every_panel_and_the_app_display_as_static_html_without_a_kernel():
         assert 'class="rl-panel rl-static' in data["text/html"], title
         assert not data["text/plain"].startswith("VBox("), title
     whole = box._repr_mimebundle_()
-    assert whole["text/html"].count('class="rl-panel rl-static') == len(box.panels)
-    assert "Mastery › Combat › Death › Fighting On ¶2" in whole["text/html"]  # the Rule by id tab's result
+    assert whole["text/html"].count('class="rl-static-tab"') == len(box.panels)  # each tab and its result line
+    assert "<b>Rule by id</b>: Mastery › Combat › Death › Fighting On ¶2" in whole["text/html"]
     assert not whole["text/plain"].startswith("VBox(")
+    assert len(whole["text/html"]) < 50_000  # a notebook output stays small (tests/test_notebooks_clean.py)
+
+
+def test_a_long_output_is_cut_to_its_result_line_in_the_static_copy():
+    from ruleslawyer.widgets import RulingsPanel
+    from ruleslawyer.widgets.base import STATIC_MAX_CHARS
+
+    panel = RulingsPanel()
+    assert len(panel.output.value) > STATIC_MAX_CHARS  # every ruling in full
+    page = panel._repr_mimebundle_()["text/html"]
+    assert panel.frame.summary in page and "shows when the notebook runs" in page
+    assert len(page) < STATIC_MAX_CHARS
 
 
 def test_all_panels_read_the_rules_handle_they_are_given(tmp_path):

@@ -5,8 +5,9 @@ chromium through Playwright.
   stripped), so autosave never touches the repository. They use their own rules database, built with
   a house-rules file that carries an ``<img onerror>`` payload (the injection test searches for it),
   and a private Jupyter config dir (announcements off, no user settings or workspaces).
-* The servers run as ``make app`` / ``make lab`` do: with TCP_NODELAY on the kernel websocket
-  (:mod:`ruleslawyer.widgets.serve`).
+* The servers run as ``make app`` / ``make lab`` do: Voila with the command line of
+  ``ruleslawyer app`` (:func:`ruleslawyer.commands.app.voila_command`), both with TCP_NODELAY on the
+  kernel websocket (:mod:`ruleslawyer.widgets.serve`).
 * Every request that does not go to 127.0.0.1 is aborted with ``context.route``.
 * Screenshots go to ``test-artifacts/`` (gitignored).
 * Without ``/usr/bin/chromium`` (or the ``playwright`` package) the tests skip; under ``CI=true`` they
@@ -23,7 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from ruleslawyer.widgets.serve import CONNECTION_CLASS  # noqa: E402 - as `make app` and `make lab` serve
+from ruleslawyer.commands.app import voila_command  # noqa: E402 - as `make app` serves
+from ruleslawyer.widgets.serve import CONNECTION_CLASS  # noqa: E402 - as `make lab` serves
 
 from browserkit import (ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, HOUSE_RULE, NOTEBOOKS,  # noqa: E402
                      free_port, new_page as _new_page, require as _require, wait_http)
@@ -111,10 +113,8 @@ def servers(served):
                   "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
                   f"--ServerApp.kernel_websocket_connection_class={CONNECTION_CLASS}"],
                  served["env"], lab_log)
-    voila = _start([sys.executable, "-m", "voila", "--no-browser", "--Voila.ip=127.0.0.1",
-                    f"--Voila.port={voila_port}", "--Voila.port_retries=0",
-                    f"--Voila.kernel_websocket_connection_class={CONNECTION_CLASS}",
-                    str(served["notebooks"] / "app.ipynb")], served["env"], voila_log)
+    voila = _start(voila_command(served["notebooks"] / "app.ipynb", host="127.0.0.1", port=voila_port),
+                   served["env"], voila_log)  # exactly as `ruleslawyer app` (and so `make app`) serves it
     try:
         wait_http(f"http://127.0.0.1:{lab_port}/api", lab, lab_log)
         wait_http(f"http://127.0.0.1:{voila_port}/voila/static/", voila, voila_log)

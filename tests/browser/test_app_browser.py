@@ -225,14 +225,25 @@ def test_scripted_mythras_exchange_effects_chosen_before_damage(app_page):
     use_script(panel, "attack: 5; parry: 80; damage: 6; damage_modifier: 2; location: 11")
     panel.locator("button.rl-run").click()
     panel.locator('.rl-outcome[data-stage="differential"][data-effects-won="2"]').wait_for(state="visible")
-    assert "5–7. Damage" not in panel.locator(".rl-output").inner_text()
+    panel.locator("details.rl-explain > summary").click()  # the whole explanation so far: no damage, no location
+    shown = panel.locator(".rl-output").inner_text()
+    assert "5–7. Damage" not in shown and "damage to the" not in shown and "Chest" not in shown
+    assert panel.locator(".rl-result-line").inner_text().startswith("Ana (attacker) wins 2 Special Effects")
     panel.locator(".rl-effects select").select_option(["Choose Location", "Maximise Damage"])
     panel.locator(".rl-location select").select_option("Head")
     panel.locator("button.rl-apply").click()
     done = panel.locator('.rl-outcome[data-stage="done"]')
     done.wait_for(state="visible")
     assert done.get_attribute("data-damage") == "6" and done.get_attribute("data-location") == "Head"
+    assert panel.locator(".rl-result-line").inner_text().startswith("Hit: 6 damage to the Head (10 rolled − 4 armour)")
     shot(page, "mythras-exchange-effects")
+    # a seed typed between the steps cancels the pending choice, with a message
+    panel.locator("button.rl-run").click()
+    panel.locator('.rl-outcome[data-stage="differential"]').wait_for(state="visible")
+    panel.locator(".rl-seed input").fill("8")
+    panel.locator(".rl-seed input").press("Tab")
+    panel.locator(".rl-output", has_text="The seed changed after the roll").wait_for(state="visible")
+    assert panel.locator("button.rl-apply").is_hidden() and panel.locator(".rl-effects").is_hidden()
 
 
 def test_html_in_a_query_or_a_house_rule_renders_as_text(app_page):

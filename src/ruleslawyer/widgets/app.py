@@ -58,19 +58,20 @@ def all_panels(rules=None) -> list[tuple[str, object]]:
 
 
 class AppBox(widgets.VBox):
-    """The app's outer box: a VBox that also displays as static HTML (every tab's current state, one
-    after another) where there is no kernel, and whose ``panels`` maps tab title -> panel."""
+    """The app's outer box: a VBox that also displays as static HTML where there is no kernel (the
+    title, then each tab's name and result line), and whose ``panels`` maps tab title -> panel."""
 
     def _repr_mimebundle_(self, **kwargs):
         data = dict(super()._repr_mimebundle_(**kwargs) or {})
-        parts = []
+        rows = []
         for title, panel in getattr(self, "panels", {}).items():
             frame = getattr(panel, "frame", None)
-            if frame is not None:
-                parts.append(frame.static_html().replace(f"<style>{css()}</style>", ""))
-        data["text/html"] = (f"<style>{css()}</style><div class=\"rl-app rl-static\">"
-                             f"<div class=\"rl-title\">{esc(TITLE)}</div>{''.join(parts)}</div>")
-        data["text/plain"] = TITLE + "".join(f"\n- {p.frame.text()}" for p in self.panels.values() if hasattr(p, "frame"))
+            line = frame.summary if frame is not None and frame.summary else "(run the notebook to use this tab)"
+            rows.append(f'<div class="rl-static-tab"><b>{esc(title)}</b>: {esc(line)}</div>')
+        data["text/html"] = (f"<style>{css()}</style><div class=\"rl-app rl-panel rl-static\">"
+                             f"<div class=\"rl-title\">{esc(TITLE)}</div>{''.join(rows)}</div>")
+        data["text/plain"] = TITLE + "".join(f"\n- {p.frame.text()}" for p in getattr(self, "panels", {}).values()
+                                             if hasattr(p, "frame"))
         return data
 
 

@@ -56,6 +56,7 @@ __all__ = [
     "explain_html",
     "add_tooltips",
     "ruleset_options",
+    "slot_dice",
 ]
 
 
@@ -303,6 +304,10 @@ def ruleset_options(rules=None) -> list[tuple[str, str]]:
     return [("All rulesets", "")] + [(title, rid) for rid, title in seen.items()]
 
 
+#: Longest output a panel's static HTML copy carries in full (characters); see :meth:`PanelFrame.static_html`.
+STATIC_MAX_CHARS = 40_000
+
+
 def _ruleset_of(css_class: str) -> str | None:
     """The installed ruleset whose id appears in a panel's css class (``rl-mythras-exchange-panel``)."""
     from ruleslawyer.registry import ruleset_ids
@@ -433,10 +438,16 @@ class PanelFrame:
 
     def static_html(self) -> str:
         """The panel's current state as static HTML (title, status line and output; no controls),
-        for a notebook opened without a kernel or exported to HTML."""
+        for a notebook opened without a kernel or exported to HTML. An output longer than
+        :data:`STATIC_MAX_CHARS` is replaced by its result line and a note (a notebook output stays
+        small)."""
         cls = f"rl-panel rl-static {esc(self.css_class)}".strip()
+        body = self.output.value
+        if len(body) > STATIC_MAX_CHARS:
+            body = (result_html(self.summary) if self.summary else "") + (
+                f'<div class="rl-hint">The full result ({len(body) // 1000:,} KB) shows when the notebook runs.</div>')
         return (f"<style>{css()}</style><div class=\"{cls}\"><div class=\"rl-title\">{esc(self.title_text)}</div>"
-                f'<div class="rl-status-line">{self.status.value}</div>{self.output.value}</div>')
+                f'<div class="rl-status-line">{self.status.value}</div>{body}</div>')
 
     def text(self) -> str:
         """The panel's current state as one plain line (its title and result line, or its error)."""
@@ -582,6 +593,32 @@ class DiceControls:
         if self.mode.value == SCRIPTED and self.script.value.strip():
             return f'scripted dice <code class="rl-script-used">{esc(self.script.value.strip())}</code>; other dice from {seed}'
         return f"dice from {seed} (Replay repeats them)"
+
+
+def slot_dice(seed: int, script: Mapping[str, Iterable[int]] | None = None):
+    """A :class:`ruleslawyer.dice.Dice` whose unscripted slots each roll from their own stream,
+    ``random.Random(f"{seed}/{slot}")``: whether one slot is rolled (a hit location, or not with
+    Choose Location) never shifts another slot's faces (the damage). Scripted slots take their faces
+    as usual; :attr:`~ruleslawyer.dice.Dice.history` records every face. Deterministic in ``seed``,
+    so Replay repeats it.
+    """
+    import random
+
+    from ruleslawyer.dice import Dice
+
+    class SlotDice(Dice):
+        def roll(self, sides: int, slot: str) -> int:  # noqa: D102 - as Dice.roll, from the slot's stream
+            if self.is_scripted(slot):
+                return super().roll(sides, slot)
+            shared, self._rng = self._rng, self._streams.setdefault(slot, random.Random(f"{self.seed}/{slot}"))
+            try:
+                return super().roll(sides, slot)
+            finally:
+                self._rng = shared
+
+    dice = SlotDice(seed=seed, script={k: list(v) for k, v in (script or {}).items()} or None)
+    dice._streams = {}
+    return dice
 
 
 class TraceView:
