@@ -169,14 +169,15 @@ def choice(value: object, allowed: Sequence[str], field: str) -> str:
 
 
 def list_of(value: object, field: str, item: Callable[[Any, str], Any], max_items: int = INPUT_ITEMS,
-            min_items: int = 0) -> list:
+            min_items: int = 0, label: Callable[[str, int, Any], str] | None = None) -> list:
     """``[item(v, "<field>[i]") for each v]`` if ``value`` is a JSON list of ``min_items`` to
-    ``max_items`` items (refused before any item is read)."""
+    ``max_items`` items (refused before any item is read); ``label(field, i, v)`` may name an item
+    otherwise (``combatants.Brom``)."""
     if not isinstance(value, (list, tuple)):
         raise RulesInputError(field, f"must be a list, got {shown(value)}")
     if not min_items <= len(value) <= max_items:
         raise RulesInputError(field, f"must hold {min_items:,} to {max_items:,} items, got {len(value):,}")
-    return [item(v, at(field, i)) for i, v in enumerate(value)]
+    return [item(v, label(field, i, v) if label else at(field, i)) for i, v in enumerate(value)]
 
 
 def dice_script(value: object, slots: Sequence[str], field: str = "dice") -> dict[str, tuple[int, ...]] | None:
@@ -361,18 +362,19 @@ class Choice(Spec):
 
 
 class ListOf(Spec):
-    """A list of ``item`` values, ``min_items`` to ``max_items`` long (default :data:`INPUT_ITEMS`)."""
+    """A list of ``item`` values, ``min_items`` to ``max_items`` long (default :data:`INPUT_ITEMS`);
+    ``label(field, i, value)`` names an item in errors (default ``field[i]``)."""
 
-    __slots__ = ("item", "min_items", "max_items")
+    __slots__ = ("item", "min_items", "max_items", "label")
     kinds = ("array",)
 
     def __init__(self, item: Spec, description: str = "", *, min_items: int = 0, max_items: int = INPUT_ITEMS,
-                 **kw) -> None:
+                 label: Callable[[str, int, Any], str] | None = None, **kw) -> None:
         super().__init__(description, **kw)
-        self.item, self.min_items, self.max_items = item, min_items, max_items
+        self.item, self.min_items, self.max_items, self.label = item, min_items, max_items, label
 
     def check(self, value: Any, field: str) -> list:
-        return list_of(value, field, self.item.read, self.max_items, self.min_items)
+        return list_of(value, field, self.item.read, self.max_items, self.min_items, self.label)
 
     def body(self) -> dict:
         out = {"type": "array", "items": self.item.schema(), "maxItems": self.max_items}

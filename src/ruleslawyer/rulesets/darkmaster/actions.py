@@ -29,6 +29,7 @@ from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, resolve_ruling
 
 from . import _tables, ids, rulings as _r
+from .schema import COMBATANT, combatant_field
 from .weapons import find_length
 
 __all__ = [
@@ -145,14 +146,6 @@ class Action:
         return self.duration > 1
 
 
-_ACTION_KEYS = {f for f in Action.__dataclass_fields__}
-
-
-def combatant_field(name: object, index: int) -> str:
-    """The input field of a combatant: ``combatants.Brom`` by name, ``combatants[3]`` when it has none."""
-    return f"combatants.{name}" if isinstance(name, str) and name.strip() else f"combatants[{index}]"
-
-
 @dataclass(frozen=True)
 class Combatant:
     """A character in the Round.
@@ -183,35 +176,22 @@ class Combatant:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any], fld: str) -> Combatant:
-        """Build from JSON (see ``ruleslawyer sequence darkmaster --schema``); ``fld`` names it in errors
-        (:func:`combatant_field`)."""
-        if not isinstance(d, Mapping):
-            raise RulesInputError(fld, "a combatant must be an object")
-        keys = {"name", "cmb", "side", "caster_level", "spell_casting_bonus", "assessment", "parry", "actions"}
-        for k in d:
-            if k not in keys:
-                raise RulesInputError(f"{fld}.{k}", f"unknown field; allowed: {', '.join(sorted(keys))}")
-        acts = d.get("actions", [])
-        if not isinstance(acts, list):
-            raise RulesInputError(f"{fld}.actions", "must be a list of actions")
-        actions = []
-        for j, a in enumerate(acts):
-            af = f"{fld}.actions[{j}]"
-            if not isinstance(a, Mapping):
-                raise RulesInputError(af, "an action must be an object")
-            for k in a:
-                if k not in _ACTION_KEYS:
-                    raise RulesInputError(f"{af}.{k}", f"unknown field; allowed: {', '.join(sorted(_ACTION_KEYS))}")
-            kw = dict(a)
-            kw["type"] = None if kw.get("type") is None else _enum(ActionType, kw["type"], f"{af}.type")
-            kw["kind"] = _enum(ActionKind, kw.get("kind", "other"), f"{af}.kind")
-            if "name" not in kw:
-                raise RulesInputError(f"{af}.name", "every action needs a name")
-            actions.append(Action(**kw))
-        return cls(name=d.get("name", ""), cmb=d.get("cmb", 0), side=_enum(Side, d.get("side", "player"), f"{fld}.side"),
-                   caster_level=d.get("caster_level", 0), spell_casting_bonus=d.get("spell_casting_bonus", 0),
-                   assessment=None if d.get("assessment") is None else _enum(Assessment, d["assessment"], f"{fld}.assessment"),
-                   parry=d.get("parry", 0), actions=tuple(actions))
+        """Build from JSON, read strictly by :data:`.schema.COMBATANT` (see ``ruleslawyer sequence
+        darkmaster --schema``); ``fld`` names it in errors (:func:`combatant_field`).
+
+        Raises:
+            RulesInputError: an unknown field (with a did-you-mean), a wrong type (``"false"`` for a
+                boolean), a value past its bound, naming ``<fld>.<field>``.
+        """
+        return cls.from_checked(COMBATANT.read(d, fld))
+
+    @classmethod
+    def from_checked(cls, d: Mapping[str, Any]) -> Combatant:
+        """Build from data :data:`.schema.COMBATANT` has already read."""
+        actions = tuple(Action(**{**a, "type": None if a.get("type") is None else ActionType(a["type"]),
+                                  "kind": ActionKind(a.get("kind", "other"))}) for a in d.get("actions", ()))
+        return cls(**{**d, "side": Side(d.get("side", "player")), "actions": actions,
+                      "assessment": None if d.get("assessment") is None else Assessment(d["assessment"])})
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,9 @@ def _sequence(args: argparse.Namespace) -> int:
     from ruleslawyer.trace import merge_overrides
 
     data = engines.read_object(args.input)
+    inp = SequenceInput.from_dict(data)  # strict: unknown fields (did you mean ...?), types, bounds
     rulings = merge_overrides(data.get("rulings"), getattr(args, "rulings", None))
-    result = sequence_round(SequenceInput.from_dict(data), rulings=rulings, rules=args.rules)
+    result = sequence_round(inp, rulings=rulings, rules=args.rules)
     if args.json:
         print_json(result)
     else:

@@ -19,13 +19,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ruleslawyer.errors import RulesDataError, RulesInputError
+from ruleslawyer.errors import RulesDataError
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, TracedResult, check_overrides, resolve_ruling
 
 from . import _tables, ids, rulings as _r
 from .actions import (ActionKind, ActionType, Assessment, Combatant, Declared, DeclarationError, Refusal, Side,
                       check_declarations, combatant_field)
+from .schema import SEQUENCE
 from .weapons import find_length
 
 __all__ = ["Phase", "Placement", "PhaseResult", "SequenceResult", "SequenceInput", "sequence_round",
@@ -133,14 +134,14 @@ class SequenceInput:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SequenceInput:
-        """Build from ``{"combatants": [...]}`` (see ``ruleslawyer sequence darkmaster --schema``)."""
-        if not isinstance(data, Mapping) or not isinstance(data.get("combatants"), list):
-            raise RulesInputError("combatants", "the input must be an object with a 'combatants' list")
-        for k in data:
-            if k not in ("combatants", "rulings"):
-                raise RulesInputError(k, "unknown field; allowed: combatants, rulings")
-        return cls(tuple(Combatant.from_dict(c, combatant_field(c.get("name") if isinstance(c, Mapping) else None, i))
-                         for i, c in enumerate(data["combatants"])))
+        """Build from ``{"combatants": [...]}``, read strictly by :data:`.schema.SEQUENCE` (see
+        ``ruleslawyer sequence darkmaster --schema``).
+
+        Raises:
+            RulesInputError: an unknown field (with a did-you-mean), a wrong type, a value past its
+                bound, naming it by the combatant's name (``combatants.Brom.actions[0].dashing``).
+        """
+        return cls(tuple(Combatant.from_checked(c) for c in SEQUENCE.read(data, "")["combatants"]))
 
 
 def _phase_count(phase: Phase, placements: Sequence[Placement]) -> str:
