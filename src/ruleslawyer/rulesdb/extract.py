@@ -136,7 +136,8 @@ _XREF_PATTERNS = (
     (("Mastery", "Manual", "General Rules", "Conditions"), re.compile(rf"\bthe (?P<ref>{_BOOK})\b")),
     # "use the Conflicting Actions rules", "the Combat reference", "the Trauma table"
     (("rules", "reference", "table", "chapter"),
-     re.compile(r"\b(?:the|your) (?P<ref>(?:[A-Z][A-Za-z-]* ){0,2}[A-Z][A-Za-z-]* (?:rules|reference|table|chapter))\b")),
+     re.compile(r"\b(?:the|your) (?P<ref>(?:[A-Z][A-Za-z-]* ){0,2}[A-Z][A-Za-z-]* "
+                r"(?:rules|reference|table|chapter))\b")),
     # "the ranged situational table", "your class table's Health column"
     (("table",), re.compile(r"\b(?:the|your) (?P<ref>(?:[a-z-]+ )?[a-z-]+ table)\b")),
 )

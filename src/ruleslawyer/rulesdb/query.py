@@ -71,7 +71,8 @@ _PHRASE = re.compile(r'"([^"]*)"')
 _JOIN = re.compile(r"['\-–]")
 _QUANTITY = re.compile(r"\b(?:how (?:many|much|far|long|often|big|large|fast)|number of|what (?:die|dice)|"
                        r"which (?:die|dice)|how is .* (?:rolled|calculated|worked out))\b")
-_DEFINITION = re.compile(r"\b(?:what (?:is|are|does|do)|what s|whats|meaning of|define|definition|mean|means|counts? as|what counts|how does .* work)\b")
+_DEFINITION = re.compile(r"\b(?:what (?:is|are|does|do)|what s|whats|meaning of|define|definition|mean|means"
+                         r"|counts? as|what counts|how does .* work)\b")
 
 
 def _quote(term: str) -> str:
@@ -170,7 +171,8 @@ class SearchData:
             out.setdefault(stem, []).append(word)
         return out
 
-    def synonyms(self, conn: sqlite3.Connection, keys) -> dict[tuple[int, str], list[tuple[str, tuple[str, ...], float]]]:
+    def synonyms(self, conn: sqlite3.Connection,
+                 keys) -> dict[tuple[int, str], list[tuple[str, tuple[str, ...], float]]]:
         """``{(content, key): [(scope, phrases, weight), ...]}`` for these stem keys (read from the
         ``synonyms`` table once and kept; the keys it lacks map to ``[]``)."""
         wanted = set(keys) - self._synonyms.keys()

@@ -251,8 +251,9 @@ class _Unit:
         self.cover = 0.0
         self.bm = 0.0
         self.ruleset = ruleset
-        self.supplement = kind > 0
-        factor = SUPPLEMENT_PROSE_FACTOR if kind == 2 else SUPPLEMENT_ROW_FACTOR if kind == 1 else 1.0
+        # the kit's supplement after the chapters (1 for a chapter's or house rules' unit)
+        self.supplement = SUPPLEMENT_PROSE_FACTOR if kind == 2 else SUPPLEMENT_ROW_FACTOR if kind == 1 else 1.0
+        factor = 1.0
         if title:
             factor *= TITLE_FACTOR
         if quantity and number:
@@ -342,14 +343,15 @@ def _rank(units: dict[int, _Unit], compiled: Compiled, ruleset: str | None, limi
 
     A unit's score: its cover over the query's total weight, plus bm25 squashed into [0, BM25_SHARE)
     (a supplement's bm25 times SUPPLEMENT_FACTOR), times its factors; a unit of a section the query
-    names is read in order, its heading first (document order stands in for bm25). With no ruleset
+    names is read in order (document order stands in for bm25; chapter or supplement alike, the GM
+    named it). With no ruleset
     selected, each other ruleset's best hit close to the top one is moved up.
     """
     total = sum(g.weight for g in compiled.groups if not g.bonus) or 1.0
     scored = []
     for r, u in units.items():
-        b = u.bm * SUPPLEMENT_FACTOR if u.supplement else u.bm
-        scored.append(((u.cover / total + BM25_SHARE * b / (1.0 + b)) * u.factor, -r))
+        b = u.bm * SUPPLEMENT_FACTOR if u.supplement < 1.0 else u.bm
+        scored.append(((u.cover / total + BM25_SHARE * b / (1.0 + b)) * u.factor * u.supplement, -r))
     if compiled.sections:
         for k, (sc, r) in enumerate(scored):
             run = next(((lo, hi) for lo, hi in compiled.sections if lo <= -r <= hi), None)

@@ -121,6 +121,13 @@ def synonyms(ruleset: str | None = None) -> tuple[Synonym, ...]:
     return tuple(s for s in _load() if ruleset is None or s.ruleset in (None, ruleset))
 
 
+def _chosen(ruleset: str | None) -> tuple[Synonym, ...]:
+    """``synonyms(ruleset)``, or with ``"=name"`` that ruleset's own entries only."""
+    if ruleset and ruleset.startswith("="):
+        return tuple(s for s in _load() if s.ruleset == ruleset[1:])
+    return synonyms(ruleset)
+
+
 @lru_cache(maxsize=64)
 def phrase_table(ruleset: str | None = None) -> dict[tuple[str, ...], tuple[str, ...]]:
     """``{typed words: book phrases}`` for ``ruleset`` (``"=mythras"``: that ruleset's own entries
@@ -131,7 +138,7 @@ def phrase_table(ruleset: str | None = None) -> dict[tuple[str, ...], tuple[str,
         phrases to search as alternatives (``("reprisal attack", "moves out")``), in data order.
     """
     table: dict[tuple[str, ...], list[str]] = {}
-    chosen = [s for s in _load() if s.ruleset == ruleset[1:]] if ruleset and ruleset.startswith("=") else synonyms(ruleset)
+    chosen = _chosen(ruleset)
     for syn in chosen:
         for term in syn.terms:
             key = tuple(term.split())
@@ -146,7 +153,7 @@ def phrase_table(ruleset: str | None = None) -> dict[tuple[str, ...], tuple[str,
 def term_weights(ruleset: str | None = None) -> dict[tuple[str, ...], float]:
     """``{typed words: weight}`` for ``ruleset`` (the lowest weight of the entries holding them)."""
     out: dict[tuple[str, ...], float] = {}
-    chosen = [s for s in _load() if s.ruleset == ruleset[1:]] if ruleset and ruleset.startswith("=") else synonyms(ruleset)
+    chosen = _chosen(ruleset)
     for syn in chosen:
         for term in syn.terms:
             key = tuple(term.split())
