@@ -45,10 +45,13 @@ def test_all_rulings_do_not_depend_on_what_was_imported_first():
 @pytest.fixture(scope="module")
 def toy_env(tmp_path_factory):
     """A process environment where the toy ruleset package is installed (pip --target)."""
+    import shutil
+
     tmp = tmp_path_factory.mktemp("toy")
     site = tmp / "site"
+    src = shutil.copytree(TOY, tmp / "toy_ruleset")  # pip writes build/ and *.egg-info beside the sources
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                    "--target", str(site), str(TOY)], check=True, capture_output=True, timeout=300)
+                    "--target", str(site), str(src)], check=True, capture_output=True, timeout=300)
     env = {**os.environ, "PYTHONPATH": str(site), "RULESLAWYER_DB": str(tmp / "rules.db")}
     return env
 

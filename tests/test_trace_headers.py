@@ -23,7 +23,9 @@ RUNS = [
     ["mastery-move", "--agility-tier", "2", "--moves", "2", "--rugged", "2"],
     ["trauma", "--seed", "3"],
     *(["exchange", "mythras", "--input", str(p)] for p in sorted((EX / "mythras").glob("*.json"))
-      if p.name != "initiative.json"),
+      if p.name != "initiative.json" and not p.name.startswith("fight-")),
+    *(["fight", rs, "--input", str(p)] for rs in ("mastery", "mythras", "darkmaster")
+      for p in sorted((EX / rs).glob("fight-*.json"))),
     ["initiative", "mythras", "--input", str(EX / "mythras" / "initiative.json")],
     ["sequence", "darkmaster", "--input", str(EX / "darkmaster" / "ambush-round.json")],
 ]
@@ -34,6 +36,8 @@ def _trace(argv) -> dict:
     with contextlib.redirect_stdout(out):
         assert main([*argv, "--json"]) == 0
     data = json.loads(out.getvalue())
+    if argv[0] == "fight":  # a fight: every round's trace under one root
+        return {"label": "fight", "value": None, "children": [r["trace"] for r in data["rounds"]]}
     return data["trace"]
 
 

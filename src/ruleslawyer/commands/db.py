@@ -171,7 +171,7 @@ def _wrapped_table(columns, rows) -> str:
 
     width = max(shutil.get_terminal_size((100, 24)).columns, 40)
     natural = [max([len(c), *(len(r[i]) if i < len(r) else 0 for r in rows)]) for i, c in enumerate(columns)]
-    budget = width - 2 * (len(columns) - 1)
+    budget = width - 2 * (len(columns) - 1) - 1
     caps = list(natural)
     while sum(caps) > budget and max(caps) > 12:  # shrink the widest column until the table fits
         i = caps.index(max(caps))
