@@ -122,3 +122,20 @@ def test_all_panels_read_the_rules_handle_they_are_given(tmp_path):
     viewer.show("house/extras/table-manners#1")
     assert "No phones at the table." in viewer.output.value
     assert ("House", "house") in panels["Glossary"].ruleset.options
+
+
+def test_the_committed_app_notebook_reads_without_a_kernel():
+    # Exported to HTML with no widget state saved (as GitHub or nbviewer would show it), the app cell
+    # shows the tabs and their result lines, not the widget's repr.
+    from pathlib import Path
+
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    nb = nbformat.read(Path(__file__).resolve().parents[1] / "notebooks" / "app.ipynb", as_version=4)
+    out = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs][0]
+    assert {"text/html", "text/plain", "application/vnd.jupyter.widget-view+json"} <= set(out["data"])
+    page, _ = HTMLExporter().from_notebook_node(nb)
+    assert page.count('class="rl-static-tab"') == len(panel_specs())
+    assert "<b>Rule by id</b>: Mastery › Combat › Death › Fighting On ¶2" in page
+    assert "VBox(children" not in page
