@@ -126,8 +126,8 @@ def find_definitions(unit_id: str, kind: str, text: str) -> list[tuple[str, str,
 #: Books and chapters the sources point to; a reference that starts with one of these is to a
 #: text outside the database unless a chapter of that title exists.
 _BOOK = r"(?:(?:Magic|Weapon|Skill|Social|Exploration) Mastery|Monster Manual|General Rules|Conditions)"
-#: ``(words one of which the text must hold, pattern)``: the cheap test spares most units the search.
-_XREF_PATTERNS = (
+#: ``(what the text must hold, pattern)``: the cheap test spares most units the full search.
+_XREF_PATTERNS = tuple((re.compile("|".join(map(re.escape, needs))), pattern) for needs, pattern in (
     # "(see Fighting On)", "(see Magic Mastery, Duels)", "see Magic Mastery, Spell Speed."
     (("ee ",), re.compile(r"\b[Ss]ee (?:the )?(?P<ref>[A-Z][^.;:()]*?)(?=[.;:)]|$|\s+for\b)")),
     # "(Magic Mastery, Restoring Traumas)", "(Skill Mastery, Trade, Healer Discipline)"
@@ -140,7 +140,7 @@ _XREF_PATTERNS = (
                 r"(?:rules|reference|table|chapter))\b")),
     # "the ranged situational table", "your class table's Health column"
     (("table",), re.compile(r"\b(?:the|your) (?P<ref>(?:[a-z-]+ )?[a-z-]+ table)\b")),
-)
+))
 _TRAILING = re.compile(r"\s+(?:rules|reference|table|chapter|for full details)$")
 _TABLE_WORD = re.compile(r"\btable$")
 
@@ -149,7 +149,7 @@ def find_xrefs(text: str) -> list[str]:
     """The cross-reference phrases in a unit's text, in order, without duplicates."""
     spans: list[tuple[int, int, str]] = []
     for needs, pattern in _XREF_PATTERNS:
-        if not any(n in text for n in needs):
+        if needs.search(text) is None:
             continue
         for m in pattern.finditer(text):
             ref = m.group("ref").strip().rstrip(",")
@@ -190,12 +190,11 @@ def _resolve(ref: str, ruleset: str, chapter_titles: set[str], sections: dict[tu
 # Writing
 
 
-#: What a quantity question may be after: digits (2, 1d20, 1–3), a number word or an amount.
-_DIGIT = re.compile(r"\d")
-_NUMBER_WORDS = frozenset("""one two three four five six seven eight nine ten twelve twenty half halve halves
-halved twice double triple single once dozen none tenth fifth quarter per""".split())
-_AMOUNTS = ("number of", "equal to", "as many", "as much", "up to", "at most", "at least", "more than",
-            "fewer than", "less than")
+#: What a quantity question may be after: digits (2, 1d20, 1–3), a number word or an amount (matched
+#: in lowercase text).
+_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|half|halve[sd]?"
+                     r"|twice|double|triple|single|once|dozen|none|tenth|fifth|quarter|per|number of|equal to"
+                     r"|as many|as much|up to|at most|at least|more than|fewer than|less than)\b")
 _HAS_WORD = re.compile(r"\w")
 
 Progress = Callable[[str], None]
@@ -214,10 +213,7 @@ def _ascii_words(*texts: str) -> bool:
 def states_number(text: str) -> bool:
     """Whether ``text`` states a number, a die or an amount (``2 AP``, ``1d20``, ``1–3``, ``three types``,
     ``a number of rounds equal to``, ``per round``)."""
-    if _DIGIT.search(text):
-        return True
-    low = text.lower()
-    return not _NUMBER_WORDS.isdisjoint(WORD_RE.findall(low)) or any(a in low for a in _AMOUNTS)
+    return _NUMBER.search(text.lower()) is not None
 
 
 def _titles(conn: sqlite3.Connection) -> dict[str, tuple[str, str]]:
