@@ -488,10 +488,10 @@ class Tagged(Spec):
             return tags[0]
         if tags:
             raise RulesInputError(field, f"give one of {_listed(self.variants)}, not {_listed(tags)}")
-        keys = [k for k in value if isinstance(k, str)]
-        hint = did_you_mean(keys[0], list(self.variants)) if len(keys) == 1 else ""
-        raise RulesInputError(at(field, keys[0]) if len(keys) == 1 else field,
-                              f"needs one of {_listed(self.variants)};{hint} got {clip(sorted(keys))}")
+        hints = [(k, did_you_mean(k, list(self.variants))) for k in value]
+        key, hint = next(((k, h) for k, h in hints if h), (None, ""))
+        raise RulesInputError(at(field, clip(key, quote=False)) if key else field,
+                              f"needs one of {_listed(self.variants)};{hint} got {clip(sorted(value))}")
 
     def check(self, value: Any, field: str) -> dict:
         return self.variants[self.tag(value, field)].read(value, field)

@@ -43,6 +43,8 @@ def _under(prefix: str) -> Iterator[None]:
     try:
         yield
     except RulesInputError as exc:
+        if exc.field.startswith("dice."):  # a dice slot already says it is the counter's (dice.counter.attack)
+            raise
         raise type(exc)(prefix + exc.field, exc.message) from None
 
 
