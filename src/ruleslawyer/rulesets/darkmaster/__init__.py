@@ -22,6 +22,14 @@ _EXPORTS = {
     'Side': 'actions',
     'check_declarations': 'actions',
     'combatant_field': 'actions',
+    'DarkmasterEncounter': 'fight',
+    'FIGHT_INPUT': 'fight',
+    'Condition': 'fight_state',
+    'Declaration': 'fight_state',
+    'FightAction': 'fight_state',
+    'Fighter': 'fight_state',
+    'Ongoing': 'fight_state',
+    'Outcome': 'fight_state',
     'OpenEndedRoll': 'open_ended',
     'roll_open_ended': 'open_ended',
     'Phase': 'trs',
@@ -50,7 +58,8 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 __all__ = [
-    "Action", "ActionKind", "ActionType", "Assessment", "Combatant", "DeclarationError", "OpenEndedRoll", "Phase",
+    "Action", "ActionKind", "ActionType", "Assessment", "Combatant", "Condition", "DarkmasterEncounter", "Declaration",
+    "DeclarationError", "FIGHT_INPUT", "FightAction", "Fighter", "OpenEndedRoll", "Ongoing", "Outcome", "Phase",
     "PhaseResult", "Placement", "Refusal", "SequenceInput", "SequenceResult", "Side", "WeaponLength",
     "check_declarations", "combatant_field", "effective_length", "find_length", "roll_open_ended", "rulings",
     "sequence_round",

@@ -17,5 +17,6 @@ RULESET = Ruleset(
     commands="ruleslawyer.rulesets.darkmaster.cli",
     panels=(("Darkmaster round", "ruleslawyer.widgets.rounds:DarkmasterRoundPanel"),),
     concordance=DATA_DIR / "concordance" / "darkmaster.json",
+    encounter="ruleslawyer.rulesets.darkmaster.fight:DarkmasterEncounter",
     order=30,
 )

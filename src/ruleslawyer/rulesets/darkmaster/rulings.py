@@ -14,7 +14,8 @@ from . import ids
 __all__ = [
     "WEAPON_LENGTHS", "ACTION_COMBINATIONS", "LENGTH_PAST_LONGEST", "LENGTH_STEPS_STACK", "TIE_CMB",
     "SPELL_TIE", "PHASE_B_ORDER", "OTHER_ACTIONS_ORDER", "PARRY_TIMING", "HALF_CMB_ROUNDING", "LOW_OPEN_END",
-    "WEAPON_EXAMPLES", "RULINGS",
+    "WEAPON_EXAMPLES", "DECLARED_OUTCOME", "ATTACK_TOTAL", "OUT_OF_ACTION", "OUT_OF_HITS", "DYING_ENDS",
+    "ASSESSMENT_AFTER_FAILURE", "READIED_UNTRIGGERED", "RULINGS",
 ]
 
 _VSD = PROVENANCE_PUBLISHED_PREFIX + "Against the Darkmaster core rules"
@@ -169,8 +170,104 @@ LOW_OPEN_END = register(Ruling(
     cites=(),
 ))
 
+# -- a fight across Rounds (DarkmasterEncounter) --------------------------------------------------
+
+DECLARED_OUTCOME = register(Ruling(
+    id="darkmaster.declared-outcome",
+    ruleset="darkmaster",
+    question="What does an attack, a Spell or another action do to its target? (The combat chapter orders "
+             "actions but holds no attack, critical or Spell tables.)",
+    default="as-declared",
+    alternatives=(),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="The declaration gives the outcome the GM reads off the tables of the other chapters (hits, "
+                "conditions such as Bleeding or Dying, Spell effects and their duration), once or by roll total "
+                "(at_least); it applies when the action resolves in its Phase, only if the actor can still act.",
+    cites=(ids.TRS, ids.MELEE),
+))
+
+ATTACK_TOTAL = register(Ruling(
+    id="darkmaster.attack-total",
+    ruleset="darkmaster",
+    question="Which total does the kit report for an attack roll? (The chapter splits CMB between attack and "
+             "Parry but gives no attack resolution.)",
+    default="minus-parry",
+    alternatives=("roll-only",),
+    provenance=PROVENANCE_KIT_DEFAULT,
+    explanation="'minus-parry': open-ended d100 + the CMB not held back to Parry + this Round's penalties − the "
+                "Parry the target holds back (applied whenever attacked, darkmaster.parry-timing). 'roll-only': "
+                "the same without the target's Parry, which the GM then applies on the table.",
+    cites=(ids.PARRY, ids.DASHING),
+))
+
+OUT_OF_ACTION = register(Ruling(
+    id="darkmaster.out-of-action",
+    ruleset="darkmaster",
+    question="May an Unconscious or Dead character declare actions, Parry, or finish an action this Round?",
+    default="no",
+    alternatives=(),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="The chapter names unconsciousness only as a state one wakes from (assessment-phase#2). The kit "
+                "lets neither the Unconscious nor the Dead declare or Parry; an action whose actor goes down "
+                "before it resolves does not resolve, and a Multi-Round Action under way is lost.",
+    cites=(ids.ASSESSMENT_ROLL, ids.TRS, ids.MULTI_ROUND),
+))
+
+OUT_OF_HITS = register(Ruling(
+    id="darkmaster.out-of-hits",
+    ruleset="darkmaster",
+    question="What happens when a character's hits fall to 0 or below? (Hits are not in the combat chapter.)",
+    default="unconscious",
+    alternatives=("record-only",),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="'unconscious': the character falls Unconscious until the condition is removed. 'record-only': "
+                "the kit only notes it; the GM declares what follows as a result.",
+    cites=(ids.ASSESSMENT,),
+))
+
+DYING_ENDS = register(Ruling(
+    id="darkmaster.dying-ends",
+    ruleset="darkmaster",
+    question="What happens when a Dying count runs out? (The Assessment Phase tracks Dying; the chapter does "
+             "not say what its end means.)",
+    default="dies",
+    alternatives=("count-ends",),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="'dies': in the Assessment Phase after the last Round of the count the character is Dead. "
+                "'count-ends': the condition ends and the GM declares what follows.",
+    cites=(ids.ASSESSMENT,),
+))
+
+ASSESSMENT_AFTER_FAILURE = register(Ruling(
+    id="darkmaster.assessment-after-failure",
+    ruleset="darkmaster",
+    question="After a failed Assessment Roll, must the character roll again in the next Round's Assessment "
+             "Phase?",
+    default="once",
+    alternatives=("until-passed",),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="'once': the effect demanded one roll; its failure costs that Round only. 'until-passed': the "
+                "character stays confused and rolls in each Assessment Phase until a roll passes.",
+    cites=(ids.ASSESSMENT_ROLL, ids.ASSESSMENT_FAILED),
+))
+
+READIED_UNTRIGGERED = register(Ruling(
+    id="darkmaster.readied-untriggered",
+    ruleset="darkmaster",
+    question="A Readied Action whose circumstance did not arise this Round: is it still held next Round?",
+    default="held",
+    alternatives=("lapses",),
+    provenance=PROVENANCE_SOURCE_SILENT,
+    explanation="'held': the character holds it 'until a specific circumstance arises', Round after Round, "
+                "until it triggers or the character gives it up (abandon); it stays the character's action. "
+                "'lapses': it is gone at the end of the Round.",
+    cites=(ids.READIED,),
+))
+
 RULINGS: tuple[Ruling, ...] = (
     WEAPON_LENGTHS, ACTION_COMBINATIONS, LENGTH_PAST_LONGEST, LENGTH_STEPS_STACK, TIE_CMB, SPELL_TIE,
     PHASE_B_ORDER, OTHER_ACTIONS_ORDER, PARRY_TIMING, HALF_CMB_ROUNDING, LOW_OPEN_END, WEAPON_EXAMPLES,
+    DECLARED_OUTCOME, ATTACK_TOTAL, OUT_OF_ACTION, OUT_OF_HITS, DYING_ENDS, ASSESSMENT_AFTER_FAILURE,
+    READIED_UNTRIGGERED,
 )
 """Every Against the Darkmaster ruling."""
