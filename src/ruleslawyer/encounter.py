@@ -235,6 +235,16 @@ class Encounter:
             raise RulesInputError(field_name, "the fight is over")
         self._pending[name] = self.check_declaration(self._state, combatant, declaration, field_name)
 
+    def withdraw(self, name: str) -> None:
+        """Take back what ``name`` declared for the next round (after :meth:`undo` too), so it takes the
+        ruleset's default; nothing pending: nothing changes.
+
+        Raises:
+            RulesInputError: unknown combatant (field ``declarations.<name>``).
+        """
+        self._state.combatant(name, f"declarations.{name}")
+        self._pending.pop(name, None)
+
     def round_dice(self, round_number: int, script: Mapping[str, Sequence[int]] | None = None) -> Dice:
         """The dice of round ``round_number``: its script, else the fight's seed and the round number."""
         return Dice(rng=random.Random(f"{self.seed}:{round_number}"), script=script)

@@ -35,6 +35,7 @@ _PANELS = {
     "ComparePanel": "compare",
     "RulingsPanel": "rulings",
     "OddsPanel": "odds",
+    "FightPanel": "fight",
     "all_panels": "app",
     "app": "app",
 }

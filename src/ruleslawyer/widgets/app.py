@@ -17,6 +17,7 @@ KIT_PANELS_FIRST: tuple[tuple[str, str, dict], ...] = (
     ("Tables", "ruleslawyer.widgets.tables:TablePanel", {}),
 )
 KIT_PANELS_LAST: tuple[tuple[str, str, dict], ...] = (
+    ("Fight", "ruleslawyer.widgets.fight:FightPanel", {}),
     ("Compare", "ruleslawyer.widgets.compare:ComparePanel", {}),
     ("Odds", "ruleslawyer.widgets.odds:OddsPanel", {}),
     ("Rulings", "ruleslawyer.widgets.rulings:RulingsPanel", {}),
