@@ -284,3 +284,32 @@ def test_only_local_requests_and_latency_report(app_page):
     for key, v in LATENCIES.items():
         if key.startswith(page.kind):
             assert statistics.median(v) < 1000, f"{key}: median {statistics.median(v):.0f} ms"
+
+
+def test_the_kit_tabs_glossary_compare_rulings_and_odds(app_page):
+    page = app_page
+    tab(page, "Glossary")
+    panel = page.locator(".rl-glossary-panel").first
+    box = panel.locator(".rl-term input")
+    box.fill("CMB")
+    box.press("Enter")
+    panel.locator('.rl-definition[data-rule-id="darkmaster/supplement/rolls#1"]').wait_for(state="visible")
+    assert panel.locator(".rl-result-line").inner_text().startswith("CMB (darkmaster): 1 definition")
+    tab(page, "Compare")
+    panel = page.locator(".rl-compare-panel").first
+    panel.locator(".rl-concept select").select_option(label="Flanking and positional advantage")
+    panel.locator('.rl-cells[data-concept="flanking"] .rl-cell').nth(2).wait_for(state="visible")
+    tab(page, "Rulings")
+    panel = page.locator(".rl-rulings-panel").first
+    panel.locator(".rl-query input").fill("finger")
+    panel.locator(".rl-result-line", has_text="matching 'finger'").wait_for(state="visible")
+    assert panel.locator('.rl-ruling-entry[data-ruling-id="mastery.finger-order"]').is_visible()
+    assert re.fullmatch(r"\d+ of \d+ rulings matching 'finger'", panel.locator(".rl-result-line").inner_text())
+    tab(page, "Odds")
+    panel = page.locator(".rl-odds-panel").first
+    panel.locator("button.rl-plot-button").click()
+    plot = panel.locator("img.rl-plot")
+    plot.wait_for(state="visible", timeout=60_000)
+    assert plot.evaluate("img => img.naturalWidth") > 100
+    assert panel.locator(".rl-result-line").inner_text().startswith("P(hit) ")
+    shot(page, "odds-plot")
