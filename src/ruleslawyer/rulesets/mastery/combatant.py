@@ -13,11 +13,10 @@ from enum import StrEnum
 from typing import Any
 
 from ruleslawyer.errors import RulesInputError
-from ruleslawyer.inputs import rename
+from ruleslawyer.inputs import check_attrs, rename
 
 from .damage import DamageType, parse_type
 from .schema import ATTACK, COMBATANT
-from .tiers import check_tier
 from .trauma import TraumaSheet
 
 __all__ = ["AttackKind", "Wielding", "State", "Attack", "MagicPortion", "Combatant", "RANGED_KINDS",
@@ -107,7 +106,7 @@ class Attack:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", _enum(AttackKind, self.kind, "attack.kind"))
-        check_tier(self.tier, "attack.tier")
+        check_attrs(self, ATTACK, "attack", ("tier", "modifiers", "spanned"))
         object.__setattr__(self, "damage_type", parse_type(self.damage_type, "attack.damage_type"))
         if isinstance(self.weapon, str):
             from ruleslawyer.dice import parse_dice
@@ -117,10 +116,6 @@ class Attack:
                 raise RulesInputError("attack.weapon", f"weapon dice must be positive, got {self.weapon!r}")
         elif isinstance(self.weapon, bool) or not isinstance(self.weapon, int) or self.weapon < 0:
             raise RulesInputError("attack.weapon", f"WEA must be a whole number >= 0 or dice like '1d4', got {self.weapon!r}")
-        if not isinstance(self.spanned, bool):
-            raise RulesInputError("attack.spanned", f"must be true or false, got {self.spanned!r}")
-        if isinstance(self.modifiers, bool) or not isinstance(self.modifiers, int):
-            raise RulesInputError("attack.modifiers", f"must be a whole number, got {self.modifiers!r}")
         if not isinstance(self.magic, (tuple, list)) or not all(isinstance(m, MagicPortion) for m in self.magic):
             raise RulesInputError("attack.magic", f"must be a list of magic portions {{amount, type}}, got {self.magic!r}")
         object.__setattr__(self, "magic", tuple(self.magic))
@@ -187,24 +182,9 @@ class Combatant:
 
     def __post_init__(self) -> None:
         p = f"{self.name}."
-        for k in ("ap", "health", "durability", "armour_resistance"):
-            v = getattr(self, k)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0 or (k == "ap" and v > 2):
-                allowed = "0, 1 or 2 (2 per round)" if k == "ap" else "a whole number >= 0"
-                raise RulesInputError(p + k, f"must be {allowed}, got {v!r}")
-        for k in ("endurance_tier", "defense_tier", "perception_tier"):
-            check_tier(getattr(self, k), p + k)
-        if self.shield is not None and (isinstance(self.shield, bool) or not isinstance(self.shield, int) or self.shield < 0):
-            raise RulesInputError(p + "shield", f"must be null (no shield) or a whole number >= 0, got {self.shield!r}")
-        if isinstance(self.defense_modifiers, bool) or not isinstance(self.defense_modifiers, int):
-            raise RulesInputError(p + "defense_modifiers", f"must be a whole number, got {self.defense_modifiers!r}")
-        for k in ("casting", "stabilized"):
-            if not isinstance(getattr(self, k), bool):
-                raise RulesInputError(p + k, f"must be true or false, got {getattr(self, k)!r}")
-        if self.dying_rounds is not None and (isinstance(self.dying_rounds, bool) or not isinstance(self.dying_rounds, int)
-                                              or self.dying_rounds < 0):
-            raise RulesInputError(p + "dying_rounds", f"must be null (not dying) or a whole number >= 0, "
-                                                      f"got {self.dying_rounds!r}")
+        check_attrs(self, COMBATANT, str(self.name), ("ap", "health", "durability", "armour_resistance", "endurance_tier",
+                                                      "defense_tier", "perception_tier", "shield", "defense_modifiers",
+                                                      "casting", "stabilized", "dying_rounds"))
         if not isinstance(self.sheet, TraumaSheet):
             raise RulesInputError(p + "sheet", f"must be a trauma sheet, got {self.sheet!r}")
         if self.attack is not None and not isinstance(self.attack, Attack):
