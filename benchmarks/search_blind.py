@@ -56,7 +56,9 @@ def load(name: str = "heldout") -> list[dict]:
 
 def kit_ranking(rules) -> Callable[[str, str], list[str]]:
     """The kit's search on the handle ``rules``: ids best first."""
-    return lambda q, ruleset: [h.id for h in rules.search(q, ruleset, 10)]
+    from ruleslawyer.rulesdb import search
+
+    return lambda q, ruleset: [h.id for h in search(q, ruleset, 10, rules=rules)]
 
 
 def fts5_ranking(rules) -> Callable[[str, str], list[str]]:

@@ -226,7 +226,7 @@ def test_query_time_reads_the_synonyms_from_the_database(tmp_path, monkeypatch):
     synonyms._load.cache_clear()
     monkeypatch.setattr(synonyms, "synonym_files", no_files)
     try:
-        hits = rules.search("HP", "mastery")
+        hits = search("HP", "mastery", rules=rules)
         assert "synonym: HP → health" in hits.expansions
     finally:
         synonyms._load.cache_clear()

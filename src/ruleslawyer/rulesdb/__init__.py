@@ -14,7 +14,7 @@ import types
 _EXPORTS = {
     "BuildError": "build", "BuildReport": "build", "build": "build",
     "default_db_path": "paths", "house_rules_dir": "paths",
-    "RulesDatabaseWarning": "db", "connect": "db", "ensure_database": "db", "reset_cache": "db",
+    "RulesDatabaseWarning": "db", "connect": "handle", "ensure_database": "db", "reset_cache": "handle",
     "Rule": "lookup", "RuleContext": "lookup", "TableInfo": "lookup", "UnknownIdError": "lookup",
     "all_ids": "lookup", "context": "lookup", "get_rule": "lookup", "list_tables": "lookup",
     "load_table": "lookup", "rulesets": "lookup", "table": "lookup",

@@ -221,7 +221,7 @@ def cross_references(rule_id: str | None = None, *, status: str | None = None,
     """
     from ruleslawyer.errors import RulesInputError
 
-    from .db import connect
+    from .handle import connect
 
     if status is not None and status not in ("link", "resolved", "dangling"):
         raise RulesInputError("status", f"must be link, resolved or dangling, got {status!r}")
@@ -235,6 +235,78 @@ def cross_references(rule_id: str | None = None, *, status: str | None = None,
         params.append(status)
     cols = ("from_id", "text", "target_id", "status", "reason")
     return [dict(zip(cols, r)) for r in connect(rules or db).execute(sql + " ORDER BY from_id, text, status", params)]
+
+
+def _scope(conn, ruleset: str | None, include_supplements: bool) -> tuple[list[str], list[str], list[dict]]:
+    """The rulesets and source kinds audited, and their units in book order."""
+    known = [r[0] for r in conn.execute("SELECT DISTINCT ruleset FROM chapters ORDER BY ruleset")]
+    if ruleset is not None and ruleset not in known:
+        raise RulesInputError("ruleset", f"unknown ruleset {ruleset!r}; choose one of: {', '.join(known)}")
+    kinds = ["chapter", "house-rules"] + (["supplement"] if include_supplements else [])
+    rulesets = [ruleset] if ruleset else known
+    marks, rmarks = ",".join("?" * len(kinds)), ",".join("?" * len(rulesets))
+    params = (*kinds, *rulesets)
+    cols = ["id", "ruleset", "section", "kind", "depth", "text"]
+    units = [dict(zip(cols, r)) for r in conn.execute(
+        f"SELECT u.id, u.ruleset, u.section, u.kind, u.depth, u.text FROM units u JOIN chapters c "
+        f"ON c.ruleset = u.ruleset AND c.chapter = u.chapter WHERE c.kind IN ({marks}) AND u.ruleset IN ({rmarks}) "
+        f"ORDER BY u.ord", params)]
+    # report only the source kinds there are (no "house-rules" when none are built in)
+    present = {k for (k,) in conn.execute(
+        f"SELECT DISTINCT kind FROM chapters WHERE kind IN ({marks}) AND ruleset IN ({rmarks})", params)}
+    return rulesets, [k for k in kinds if k in present], units
+
+
+def _references(conn, in_scope: set[str]) -> tuple[list, list, list, list]:
+    """Dangling references, references to missing tables, resolved references, and every xref row."""
+    xrefs = conn.execute("SELECT from_id, text, target_id, status, reason FROM xrefs ORDER BY from_id, text").fetchall()
+    dangling = [{"from_id": f, "text": t, "reason": why} for f, t, _tid, st, why in xrefs
+                if st == "dangling" and f in in_scope and not why.startswith("no table")]
+    missing_tables = [{"from_id": f, "text": t} for f, t, _tid, st, why in xrefs
+                      if st == "dangling" and f in in_scope and why.startswith("no table")]
+    resolved = [{"from_id": f, "text": t, "target_id": tid} for f, t, tid, st, _why in xrefs
+                if st == "resolved" and f in in_scope]
+    return dangling, missing_tables, resolved, xrefs
+
+
+def _defined_terms(conn, xrefs) -> dict[str, set[str]]:
+    """Per ruleset, every term something defines: glossary, headings, tables, titles, row labels."""
+    defined: dict[str, set[str]] = {}
+    for key, rs in conn.execute("SELECT key, ruleset FROM glossary"):
+        defined.setdefault(rs, set()).add(key)
+    for title, rs in conn.execute("SELECT title, ruleset FROM sections"):
+        defined.setdefault(rs, set()).add(_key(title))
+    for title, name, rs in conn.execute("SELECT title, name, ruleset FROM rule_tables"):
+        defined.setdefault(rs, set()).update({_key(title), _key(name.replace("-", " "))})
+    for rs, title in conn.execute("SELECT ruleset, ruleset_title FROM chapters"):
+        defined.setdefault(rs, set()).update({_key(title), *(_key(w) for w in title.split())})
+    for f, t, *_ in xrefs:  # the names of other books are references, reported above
+        defined.setdefault(f.split("/", 1)[0], set()).update(_key(p) for p in re.split(r",\s*", t))
+    # Table row labels (first cells) name things too: "Item, Catch", "Torch / Lamp".
+    for cells, rs in conn.execute("SELECT r.cells, t.ruleset FROM table_rows r JOIN rule_tables t ON t.id = r.table_id"):
+        first = json.loads(cells)[0]
+        defined.setdefault(rs, set()).update(_key(p) for p in re.split(r"[,/]", first))
+    return defined
+
+
+def _table_coverage(conn, rulesets: list[str]) -> list[dict]:
+    """Each table's rows and, for rollable ones, faces covered, gaps, overlaps and empty cells."""
+    tables = []
+    rmarks = ",".join("?" * len(rulesets))
+    for tid, dice, sides, _rs in conn.execute(
+            f"SELECT id, dice, sides, ruleset FROM rule_tables WHERE ruleset IN ({rmarks}) ORDER BY id", rulesets):
+        rows = conn.execute("SELECT cells, low, high FROM table_rows WHERE table_id = ? ORDER BY row_index", (tid,)).fetchall()
+        faces: dict[int, int] = {}
+        for _cells, low, high in rows:
+            if low is not None:
+                for f in range(low, high + 1):
+                    faces[f] = faces.get(f, 0) + 1
+        empty = sum(1 for cells, _, _ in rows for c in json.loads(cells) if not str(c).strip())
+        tables.append({"id": tid, "rows": len(rows), "dice": dice, "faces": sides or 0,
+                       "covered": len(faces) if sides else 0,
+                       "gaps": [f for f in range(1, (sides or 0) + 1) if f not in faces],
+                       "overlaps": sorted(f for f, n in faces.items() if n > 1), "empty_cells": empty})
+    return tables
 
 
 def audit(ruleset: str | None = None, *, include_supplements: bool = False, rulings=None,
@@ -253,74 +325,16 @@ def audit(ruleset: str | None = None, *, include_supplements: bool = False, ruli
         An :class:`AuditReport`.
 
     Raises:
-        ValueError: unknown ruleset.
+        RulesInputError: unknown ruleset (field ``ruleset``).
     """
-    from .db import connect
+    from .handle import connect
 
     conn = connect(rules or db)
-    known = [r[0] for r in conn.execute("SELECT DISTINCT ruleset FROM chapters ORDER BY ruleset")]
-    if ruleset is not None and ruleset not in known:
-        raise RulesInputError("ruleset", f"unknown ruleset {ruleset!r}; choose one of: {', '.join(known)}")
-    kinds = ["chapter", "house-rules"] + (["supplement"] if include_supplements else [])
-    rulesets = [ruleset] if ruleset else known
-    marks = ",".join("?" * len(kinds))
-    rmarks = ",".join("?" * len(rulesets))
-    where = f"c.kind IN ({marks}) AND u.ruleset IN ({rmarks})"
-    params = (*kinds, *rulesets)
-    cols = ["id", "ruleset", "section", "kind", "depth", "text"]
-    units = [dict(zip(cols, r)) for r in conn.execute(
-        f"SELECT u.id, u.ruleset, u.section, u.kind, u.depth, u.text FROM units u JOIN chapters c "
-        f"ON c.ruleset = u.ruleset AND c.chapter = u.chapter WHERE {where} ORDER BY u.ord", params)]
-    in_scope = {u["id"] for u in units}
-    # report only the source kinds there are (no "house-rules" when none are built in)
-    present = {k for (k,) in conn.execute(
-        f"SELECT DISTINCT kind FROM chapters WHERE kind IN ({marks}) AND ruleset IN ({rmarks})", params)}
-    kinds = [k for k in kinds if k in present]
-
-    xrefs = conn.execute("SELECT from_id, text, target_id, status, reason FROM xrefs ORDER BY from_id, text").fetchall()
-    dangling = [{"from_id": f, "text": t, "reason": why} for f, t, _tid, st, why in xrefs
-                if st == "dangling" and f in in_scope and not why.startswith("no table")]
-    missing_tables = [{"from_id": f, "text": t} for f, t, _tid, st, why in xrefs
-                      if st == "dangling" and f in in_scope and why.startswith("no table")]
-    resolved = [{"from_id": f, "text": t, "target_id": tid} for f, t, tid, st, _why in xrefs
-                if st == "resolved" and f in in_scope]
-
-    defined: dict[str, set[str]] = {}
-    for key, rs in conn.execute("SELECT key, ruleset FROM glossary"):
-        defined.setdefault(rs, set()).add(key)
-    for title, rs in conn.execute("SELECT title, ruleset FROM sections"):
-        defined.setdefault(rs, set()).add(_key(title))
-    for title, name, rs in conn.execute("SELECT title, name, ruleset FROM rule_tables"):
-        defined.setdefault(rs, set()).update({_key(title), _key(name.replace("-", " "))})
-    for rs, title in conn.execute("SELECT ruleset, ruleset_title FROM chapters"):
-        defined.setdefault(rs, set()).update({_key(title), *(_key(w) for w in title.split())})
-    for f, t, *_ in xrefs:  # the names of other books are references, reported above
-        rs = f.split("/", 1)[0]
-        defined.setdefault(rs, set()).update(_key(p) for p in re.split(r",\s*", t))
-    # Table row labels (first cells) name things too: "Item, Catch", "Torch / Lamp".
-    for cells, rs in conn.execute("SELECT r.cells, t.ruleset FROM table_rows r JOIN rule_tables t ON t.id = r.table_id"):
-        first = json.loads(cells)[0]
-        defined.setdefault(rs, set()).update(_key(p) for p in re.split(r"[,/]", first))
-
-    tables = []
-    for tid, dice, sides, ruleset_, in conn.execute(
-            f"SELECT id, dice, sides, ruleset FROM rule_tables WHERE ruleset IN ({rmarks}) ORDER BY id", rulesets):
-        rows = conn.execute("SELECT cells, low, high FROM table_rows WHERE table_id = ? ORDER BY row_index", (tid,)).fetchall()
-        faces: dict[int, int] = {}
-        for _cells, low, high in rows:
-            if low is not None:
-                for f in range(low, high + 1):
-                    faces[f] = faces.get(f, 0) + 1
-        empty = sum(1 for cells, _, _ in rows for c in json.loads(cells) if not str(c).strip())
-        tables.append({"id": tid, "rows": len(rows), "dice": dice, "faces": sides or 0,
-                       "covered": len(faces) if sides else 0,
-                       "gaps": [f for f in range(1, (sides or 0) + 1) if f not in faces],
-                       "overlaps": sorted(f for f, n in faces.items() if n > 1), "empty_cells": empty})
-
-    rulings = _rulings(rulings or (), {r[0] for r in conn.execute("SELECT id FROM units UNION SELECT id FROM rule_tables")})
-    problems: list[str] = []
-    if ruleset:
-        rulings = [r for r in rulings if r["ruleset"] == ruleset]
+    rulesets, kinds, units = _scope(conn, ruleset, include_supplements)
+    dangling, missing_tables, resolved, xrefs = _references(conn, {u["id"] for u in units})
+    defined = _defined_terms(conn, xrefs)
+    ids = {r[0] for r in conn.execute("SELECT id FROM units UNION SELECT id FROM rule_tables")}
+    checked = [r for r in _rulings(rulings or (), ids) if not ruleset or r["ruleset"] == ruleset]
     return AuditReport({"rulesets": rulesets, "kinds": kinds}, tuple(dangling), tuple(resolved),
-                       tuple(_truncated(units)), tuple(_undefined(units, defined)), tuple(tables),
-                       tuple(missing_tables), tuple(rulings), tuple(problems))
+                       tuple(_truncated(units)), tuple(_undefined(units, defined)),
+                       tuple(_table_coverage(conn, rulesets)), tuple(missing_tables), tuple(checked), ())

@@ -167,7 +167,7 @@ def compare(concept: str, *, db=None, rules=None) -> Comparison:
         UnknownConceptError: no such concept (the message lists them).
         ruleslawyer.rulesdb.UnknownIdError: the data cites an id the database lacks.
     """
-    from .db import connect
+    from .handle import connect
     from .lookup import UnknownIdError
 
     c = _find(concept)

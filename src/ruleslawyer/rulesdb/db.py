@@ -25,8 +25,8 @@ from ruleslawyer.errors import DatabaseError, DatabasePathError
 from .paths import (SourceDirs, SourcesError, database_damage, database_state, default_db_path, house_rules_dir,
                     registered_source_dirs, sources_digest, stored_source_dirs)
 
-__all__ = ["RulesDatabaseWarning", "RulesDatabaseNotice", "RulesConnection", "connect", "ensure_database",
-           "open_read_only", "reset_cache"]
+__all__ = ["RulesDatabaseWarning", "RulesDatabaseNotice", "RulesConnection", "ensure_database",
+           "open_read_only"]
 
 _lock = _thread.allocate_lock()
 FIRST_USE = "first use"
@@ -287,19 +287,3 @@ def open_read_only(path: Path) -> RulesConnection:
     conn.path = path
     conn.row_factory = sqlite3.Row
     return conn
-
-
-def connect(db=None, house_rules: str | os.PathLike[str] | None = None) -> sqlite3.Connection:
-    """A read-only connection to the rules database ``db``: a :class:`~ruleslawyer.rulesdb.handle.Rules`
-    handle, a path, or None for the default database. The handle owns (and caches) the connection."""
-    from .handle import Rules, open_rules
-
-    handle = db if isinstance(db, Rules) else open_rules(db, house_rules)
-    return handle.connection()
-
-
-def reset_cache() -> None:
-    """Forget every handle's connections and caches (after a rebuild from outside, or in tests)."""
-    from .handle import reset_all
-
-    reset_all()

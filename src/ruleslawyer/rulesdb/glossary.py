@@ -13,10 +13,9 @@ from __future__ import annotations
 from ruleslawyer.errors import RulesInputError
 
 import difflib
-import os
 from dataclasses import asdict, dataclass
 
-from .db import connect
+from .handle import connect
 from .words import WORD_RE, fold
 from .synonyms import expand
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from .paths import default_db_path, house_rules_dir
+from .records import Rule, read_rule, read_table
 
 if TYPE_CHECKING:  # pragma: no cover
     import sqlite3
@@ -27,7 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .build import BuildReport
 
-__all__ = ["Rules", "open_rules", "resolve_rules", "RulesLike"]
+__all__ = ["Rules", "open_rules", "resolve_rules", "RulesLike", "connect", "reset_all", "reset_cache"]
 
 T = TypeVar("T")
 
@@ -150,9 +151,7 @@ class Rules:
         key = "table:" + table_id
         found = self._cache.get(key)
         if found is None:
-            from .lookup import load_table
-
-            found = self._cache[key] = load_table(table_id, rules=self)
+            found = self._cache[key] = read_table(self.connection(), table_id)
         return found  # type: ignore[return-value]
 
     def cached(self, name: str, build: Callable[[], T]) -> T:
@@ -162,30 +161,13 @@ class Rules:
             self._cache[key] = build()
         return self._cache[key]  # type: ignore[return-value]
 
-    # -- look-up and search, bound to this database ------------------------------------------
-    def search(self, query: str, ruleset: str | None = None, limit: int = 10, **kwargs):
-        """:func:`ruleslawyer.rulesdb.search` on this database."""
-        from .search import search
+    def rule(self, rule_id: str) -> Rule:
+        """The unit with this citation id (:class:`~ruleslawyer.rulesdb.records.Rule`).
 
-        return search(query, ruleset, limit, rules=self, **kwargs)
-
-    def rule(self, rule_id: str):
-        """:func:`ruleslawyer.rulesdb.get_rule` on this database."""
-        from .lookup import get_rule
-
-        return get_rule(rule_id, rules=self)
-
-    def context(self, rule_id: str, before: int = 2, after: int = 2):
-        """:func:`ruleslawyer.rulesdb.context` on this database."""
-        from .lookup import context
-
-        return context(rule_id, before, after, rules=self)
-
-    def roll(self, table_id: str, **kwargs):
-        """:func:`ruleslawyer.rulesdb.roll` on this database."""
-        from . import roll
-
-        return roll(table_id, rules=self, **kwargs)
+        Raises:
+            UnknownIdError: no unit has that id (the message suggests close ids).
+        """
+        return read_rule(self.connection(), rule_id)
 
 
 RulesLike = Rules | str | os.PathLike | None
@@ -221,8 +203,20 @@ def resolve_rules(rules: RulesLike = None) -> Rules:
     return open_rules(rules)
 
 
+def reset_cache() -> None:
+    """Forget every handle's connections and caches (after a rebuild from outside, or in tests)."""
+    reset_all()
+
+
 def reset_all() -> None:
     """Forget every handle's connections and caches (tests, or after rebuilding from outside)."""
     with _handles_lock:
         for handle in _handles.values():
             handle.reset()
+
+
+def connect(db: RulesLike = None, house_rules: str | os.PathLike[str] | None = None) -> "sqlite3.Connection":
+    """A read-only connection to the rules database ``db``: a :class:`Rules` handle, a path, or None
+    for the default database. The handle owns (and caches) the connection."""
+    handle = db if isinstance(db, Rules) else open_rules(db, house_rules)
+    return handle.connection()

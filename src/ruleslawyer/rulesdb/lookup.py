@@ -3,47 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
-import re
 from dataclasses import asdict, dataclass
 
 from ruleslawyer.errors import UnknownIdError
 
-from .db import connect
+from .handle import connect, resolve_rules
+from .records import RULE_SQL as _RULE_SQL
+from .records import Rule, row_to_rule as _rule
 
 __all__ = ["Rule", "RuleContext", "TableInfo", "UnknownIdError", "get_rule", "context", "list_tables",
            "load_table", "table", "rulesets", "all_ids"]
 
 
-
-
-@dataclass(frozen=True)
-class Rule:
-    """One citable unit of the rules.
-
-    Attributes:
-        id: citation id (``mastery/combat/death/fighting-on#2``; a heading's id has no ``#``).
-        ruleset, chapter: ids.
-        section: the section id the unit belongs to.
-        kind: ``heading``, ``paragraph``, ``item`` or ``row``.
-        breadcrumb: ``Mastery › Combat › Death › Fighting On ¶2``.
-        text: the verbatim text.
-        source: ``file:line`` of the Markdown source.
-        provenance_kind: ``chapter``, ``supplement`` or ``house-rules``.
-    """
-
-    id: str
-    ruleset: str
-    chapter: str
-    section: str
-    kind: str
-    breadcrumb: str
-    text: str
-    source: str
-    provenance_kind: str
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -78,40 +49,13 @@ class TableInfo:
         return d
 
 
-_RULE_SQL = """SELECT u.id, u.ruleset, u.chapter, u.section, u.kind, u.breadcrumb, u.text,
- u.source_file || ':' || u.source_line AS source, c.kind AS pkind, u.ord
- FROM units u JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter"""
-
-
-def _rule(r) -> Rule:
-    return Rule(r["id"], r["ruleset"], r["chapter"], r["section"], r["kind"], r["breadcrumb"], r["text"],
-                r["source"], r["pkind"])
-
-
-def _clean_id(rule_id: str) -> str:
-    return re.sub(r"\s+", "", str(rule_id)).strip("/")
-
-
-def _close_ids(conn, rule_id: str) -> str:
-    import difflib
-
-    ids = [r[0] for r in conn.execute("SELECT id FROM units")]
-    close = difflib.get_close_matches(rule_id, ids, n=3, cutoff=0.6)
-    return f"; did you mean {', '.join(close)}?" if close else "; search for it with `ruleslawyer search`"
-
-
 def get_rule(rule_id: str, *, db=None, rules=None) -> Rule:
-    """The unit with this citation id.
+    """The unit with this citation id (through the rules handle, which caches nothing for it).
 
     Raises:
         UnknownIdError: no unit has that id (the message suggests close ids).
     """
-    conn = connect(rules or db)
-    rid = _clean_id(rule_id)
-    row = conn.execute(_RULE_SQL + " WHERE u.id = ?", (rid,)).fetchone()
-    if row is None:
-        raise UnknownIdError(f"no rule with id {rule_id!r}{_close_ids(conn, rid)}")
-    return _rule(row)
+    return resolve_rules(rules or db).rule(rule_id)
 
 
 def all_ids(*, db=None, rules=None) -> set[str]:
@@ -163,26 +107,13 @@ def list_tables(ruleset: str | None = None, *, db=None, rules=None) -> list[Tabl
 
 
 def load_table(table_id: str, *, db=None, rules=None):
-    """The table as a :class:`ruleslawyer.tables.RuleTable` (pure data for the engines).
+    """The table as a :class:`ruleslawyer.tables.RuleTable` (pure data for the engines), cached on
+    the rules handle.
 
     Raises:
         UnknownIdError: no table has that id (the message lists similar ones).
     """
-    from ruleslawyer.tables import RuleTable, TableRow
-
-    conn = connect(rules or db)
-    tid = _clean_id(table_id)
-    t = conn.execute("SELECT * FROM rule_tables WHERE id = ?", (tid,)).fetchone()
-    if t is None:
-        ids = [r[0] for r in conn.execute("SELECT id FROM rule_tables ORDER BY id")]
-        short = [i for i in ids if i.endswith("/" + tid) or tid in i]
-        hint = f"; did you mean {', '.join(short[:3])}?" if short else f"; tables: {', '.join(ids)}"
-        raise UnknownIdError(f"no table with id {table_id!r}{hint}")
-    rows = conn.execute("SELECT row_index, unit_id, cells, low, high FROM table_rows WHERE table_id = ? "
-                        "ORDER BY row_index", (tid,))
-    return RuleTable(t["id"], t["title"], t["ruleset"], t["section"], tuple(json.loads(t["columns"])),
-                     tuple(TableRow(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4]) for r in rows),
-                     t["dice"], t["sides"])
+    return resolve_rules(rules or db).table(table_id)
 
 
 def table(table_id: str, *, db=None, rules=None):

@@ -10,6 +10,7 @@ import ipywidgets as widgets
 
 from ruleslawyer.errors import RulesError
 from ruleslawyer.rulesdb.handle import resolve_rules
+from ruleslawyer.rulesdb.search import search as _search
 
 from .base import PanelFrame, cite_html, esc, ruleset_options
 
@@ -69,7 +70,7 @@ def _lookup(label: str, handle, ruleset: str | None) -> str | None:
                 return f"{_clip(text)} [{d.rule_id}]"
     if _ABBREVIATION.match(label.strip()):
         word = re.compile(rf"\b{re.escape(label.strip())}\b")
-        for hit in handle.search(label.strip(), ruleset, limit=5).hits:
+        for hit in _search(label.strip(), ruleset, limit=5, rules=handle).hits:
             if word.search(hit.text):
                 return f"{label.strip()}, as the rules use it: {_clip(hit.text)} [{hit.id}]"
     return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
+from ruleslawyer.rulesdb import roll as _roll
 from ruleslawyer.rulesdb.handle import resolve_rules
 
 from .base import PanelFrame, cite_html, esc, new_seed
@@ -153,10 +154,10 @@ class TablePanel:
                             summary=f"{t.title}: {len(t.rows)} rows, each with its citation")
             return
         if self.mode.value == ENTER:
-            result = self.rules.roll(tid, roll=self.die_result.value)
+            result = _roll(tid, rules=self.rules, roll=self.die_result.value)
             status = f"{esc(result.dice)} result entered: {result.roll}"
         else:
-            result = self.rules.roll(tid, seed=self.seed.value)
+            result = _roll(tid, rules=self.rules, seed=self.seed.value)
             status = (f'rolled {esc(result.dice)} with seed <b class="rl-seed-used">{result.seed}</b> '
                       f'(Replay repeats it)')
         self.result = result
