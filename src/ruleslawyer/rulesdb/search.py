@@ -343,8 +343,8 @@ def _rank(units: dict[int, _Unit], compiled: Compiled, ruleset: str | None, limi
 
     A unit's score: its cover over the query's total weight, plus bm25 squashed into [0, BM25_SHARE)
     (a supplement's bm25 times SUPPLEMENT_FACTOR), times its factors; a unit of a section the query
-    names is read in order (document order stands in for bm25; chapter or supplement alike, the GM
-    named it). With no ruleset
+    names is read in order, its heading first (document order stands in for bm25; chapter or
+    supplement alike, the GM named it). With no ruleset
     selected, each other ruleset's best hit close to the top one is moved up.
     """
     total = sum(g.weight for g in compiled.groups if not g.bonus) or 1.0
@@ -358,7 +358,8 @@ def _rank(units: dict[int, _Unit], compiled: Compiled, ruleset: str | None, limi
             if run is not None:
                 u, (lo, hi) = units[-r], run
                 share = BM25_SHARE * (1.0 - 0.5 * (-r - lo) / (hi - lo + 1))
-                scored[k] = ((u.cover / total + share) * u.factor, r)
+                # the heading first, as the section shows it
+                scored[k] = ((u.cover / total + share) * (u.factor / TITLE_FACTOR if -r == lo else u.factor), r)
     scored.sort(reverse=True)
     ranked = [(sc, -r) for sc, r in scored[:limit]]
     if ruleset is None and ranked:
