@@ -380,9 +380,33 @@ def test_a_second_full_action_is_refused_and_nothing_resolved_is_lost():
     ({"parry": 61}, "declarations.Aldric.parry"),
     ({"actions": [{"name": "Ponder", "result": {"hits": 2}}]}, "declarations.Aldric.actions[0].target"),
     ({"atcions": []}, "declarations.Aldric.atcions"),
+    ({"actions": [{"name": "Shoot", "kind": "ranged", "readied": True, "trigger": "Aldric"}]},
+     "declarations.Aldric.actions[0].trigger"),
+    ({"actions": [swing("Grak", [{"at_least": 50, "hits": 1}, {"at_least": 90, "target": "Gruk"}])]},
+     "declarations.Aldric.actions[0].result[1].target"),
+    ("attack", "declarations.Aldric"),
 ])
 def test_bad_declarations_name_the_field(decl, field):
     assert refused(fight(), "Aldric", decl).field == field
+
+
+def test_outcomes_by_total_take_the_highest_row_reached_whatever_their_order():
+    f = fight()
+    f.declare("Aldric", {"actions": [swing("Grak", [{"at_least": 50, "hits": 1}, {"at_least": 100, "hits": 7},
+                                                    {"at_least": 120, "hits": 20}])]})
+    r = f.resolve_round({"attack": [50]})
+    # 50 + 60 = 110: the 100 row (not the 50 row, not the 120 row)
+    assert "Grak loses 7 hits (Aldric's Longsword attack): 30 -> 23" in texts(r)
+
+
+def test_declarations_built_in_python_are_checked_as_json_is():
+    from ruleslawyer.rulesets.darkmaster import ActionKind, Declaration, FightAction
+
+    f = fight()
+    f.declare("Aldric", Declaration((FightAction("Longsword attack", kind=ActionKind.MELEE, weapon="longsword",
+                                                 target="Grak"),), parry=10))
+    assert f.pending["Aldric"].parry == 10
+    assert refused(f, "Aldric", Declaration(parry="10")).field == "declarations.Aldric.parry"
 
 
 def test_bad_combatants_and_dice_name_the_field():
@@ -393,7 +417,9 @@ def test_bad_combatants_and_dice_name_the_field():
                        (aldric(held={"name": "Shoot", "readied": True, "trigger": "Nobody"}),
                         "combatants[0].held.trigger"),
                        (aldric(held={"name": "Stab", "kind": "melee", "weapon": "banana", "readied": True,
-                                     "trigger": "Grak"}), "combatants[0].held.weapon")]:
+                                     "trigger": "Grak"}), "combatants[0].held.weapon"),
+                       (aldric(held={"name": "Shoot", "readied": True, "trigger": "Grak", "target": "Grak",
+                                     "result": {"target": "Gruk", "hits": 1}}), "combatants[0].held.result.target")]:
         with pytest.raises(RulesInputError) as e:
             fight(bad, grak())
         assert e.value.field == field, bad
@@ -404,6 +430,64 @@ def test_bad_combatants_and_dice_name_the_field():
     with pytest.raises(DiceScriptError) as e:
         f.resolve_round({"atack": [5]})
     assert e.value.field == "dice.atack" and "attack" in e.value.message and f.state.round == 0
+
+
+def test_the_round_order_lists_whose_lasting_effects_were_tracked():
+    f = fight(aldric(), grak(conditions=[{"name": "Bleeding", "per_round": 1, "rounds": 1}]))
+    f.declare("Aldric", {"assessment": "passed"})
+    r = f.resolve_round()
+    phase = next(s for s in r.trace.walk() if s.label == "1. Assessment Phase")
+    assert phase.value == "lasting effects of 1 tracked; 1 Assessment Roll"
+    assert [c.label for c in phase.children] == ["1. Grak: lasting effects tracked",
+                                                 "1. Aldric: Assessment Roll (passed)"]
+    assert not any(s.label.startswith("Skipped: Assessment Phase") for s in r.trace.walk())
+
+
+_ODD = [None, True, False, 0, -1, 3, 10**7, "x", "", "Grak", "Dead", "Dying", "Bleeding", "Unconscious", [], {},
+        [1], {"a": 1}, 1.5, 200, 201]
+
+
+def _paths(o, p=()):
+    yield p
+    items = o.items() if isinstance(o, dict) else enumerate(o) if isinstance(o, list) else ()
+    for k, v in items:
+        yield from _paths(v, p + (k,))
+
+
+def test_mutated_skirmishes_are_played_or_refused_naming_a_field():
+    # the whole kind "an input the engine does not refuse but crashes on": values of every JSON type put
+    # anywhere in the combatants and Rounds, fields dropped; each run either plays (and saves and loads)
+    # or raises a RulesInputError
+    data = json.loads((EX / "fight-skirmish.json").read_text())
+    paths = [p for p in _paths(data) if p and p[0] in ("combatants", "rounds") and len(p) > 2]
+    rng, played = random.Random(5), 0
+    for _ in range(400):
+        d = json.loads(json.dumps(data))
+        for _ in range(rng.randint(1, 3)):
+            *head, last = rng.choice(paths)
+            try:
+                box = d
+                for k in head:
+                    box = box[k]
+                if rng.random() < 0.25:
+                    del box[last]
+                else:
+                    box[last] = json.loads(json.dumps(rng.choice(_ODD)))
+            except (KeyError, IndexError, TypeError):
+                continue
+        try:
+            f = DarkmasterEncounter.start(d["combatants"], seed=3)
+            for r in d["rounds"]:
+                if f.state.over or not isinstance(r, dict) or not isinstance(r.get("declare", {}), dict):
+                    break
+                for name, decl in r.get("declare", {}).items():
+                    f.declare(name, decl)
+                f.resolve_round(r.get("dice"))
+            assert DarkmasterEncounter.from_dict(json.loads(json.dumps(f.to_dict()))).to_dict() == f.to_dict()
+            played += 1
+        except RulesInputError as e:
+            assert e.field
+    assert played > 30  # 36 with this seed: most mutations are refused
 
 
 def test_leftover_scripted_dice_are_reported():

@@ -32,11 +32,10 @@ from typing import Any
 
 from ruleslawyer.dice import Dice
 from ruleslawyer.encounter import MAX_COMBATANTS, Encounter, FightState, LogLine
-from ruleslawyer.errors import RulesInputError
 from ruleslawyer.inputs import RULINGS, SEED, Any_, DiceSlots, ListOf, MapOf, Obj, Text, at, json_schema
 from ruleslawyer.trace import Step, check_overrides
 
-from .fight_checks import check_against_state, check_carried
+from .fight_checks import check_against_state, check_carried, check_names
 from .fight_play import DICE_SLOTS, play
 from .fight_state import COMBATANT, DECLARATION, Declaration, Fighter, read_declaration, read_fighter
 
@@ -91,21 +90,20 @@ class DarkmasterEncounter(Encounter):
     @classmethod
     def link_combatants(cls, combatants: tuple[Fighter, ...], rules) -> tuple[Fighter, ...]:
         """The targets and triggers of carried actions name other combatants."""
-        names = [f.name for f in combatants]
+        state = FightState(cls.ruleset, 0, combatants)
         for i, f in enumerate(combatants):
             for key, a in (("ongoing.action", f.ongoing.action if f.ongoing else None), ("held", f.held)):
-                for attr in ("target", "trigger"):
-                    who = getattr(a, attr, None)
-                    if who is not None and who not in names:
-                        raise RulesInputError(at(at(f"combatants[{i}]", key), attr), f"no combatant called {who!r}; "
-                                                                                     f"combatants: {', '.join(names)}")
+                if a is not None:
+                    check_names(a, f.name, state, at(f"combatants[{i}]", key))
         return combatants
 
     def check_declaration(self, state: FightState, combatant: Fighter, declaration: Any,
                           field_name: str) -> Declaration:
         """The declaration read (:func:`.fight_state.read_declaration`) and checked against the state
         (:func:`.fight_checks.check_against_state`)."""
-        decl = declaration if isinstance(declaration, Declaration) else read_declaration(declaration, field_name)
+        if isinstance(declaration, Declaration):  # built in Python: checked as its JSON shape is
+            declaration = declaration.to_dict()
+        decl = read_declaration(declaration, field_name)
         return check_against_state(decl, combatant, state, field_name, self.rulings, self.rules)
 
     def play_round(self, state: FightState, declarations: Mapping[str, Any], dice: Dice

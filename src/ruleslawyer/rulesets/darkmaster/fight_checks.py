@@ -26,7 +26,7 @@ from . import ids, rulings as _r
 from .actions import Action, Combatant, DeclarationError, Refusal, check_declarations, combatant_field
 from .fight_state import Declaration, FightAction, Fighter
 
-__all__ = ["RoundAct", "round_actions", "trs_combatant", "check_against_state", "check_carried"]
+__all__ = ["RoundAct", "round_actions", "trs_combatant", "check_against_state", "check_carried", "check_names"]
 
 
 @dataclass
@@ -112,21 +112,26 @@ def check_carried(f: Fighter, field: str, overrides: Mapping[str, str], rules: R
                                       e.message) from None
 
 
-def _names(decl: Declaration, state: FightState, field: str) -> None:
-    """Every target, outcome target and trigger names a combatant."""
-    for j, a in enumerate(decl.actions):
-        af = at(at(field, "actions"), j)
-        if a.target is not None:
-            state.combatant(a.target, at(af, "target"))
-        if a.trigger is not None:
-            state.combatant(a.trigger, at(af, "trigger"))
-        for k, o in enumerate(a.result):
-            if o.target is not None:
-                state.combatant(o.target, at(at(at(af, "result"), k) if len(a.result) > 1 else at(af, "result"),
-                                             "target"))
-            elif a.target is None and (o.hits or o.conditions or o.remove or o.interrupts or o.assessment_roll):
-                raise RulesInputError(at(af, "target"), f"{a.name!r} has a result: name its target (or the "
-                                                        "outcome's own target)")
+def check_names(a: FightAction, actor: str, state: FightState, af: str) -> None:
+    """The target, trigger and outcome targets of action ``a`` (field ``af``) name combatants; a Readied
+    Action waits for another combatant; an outcome with an effect has someone to land on.
+
+    Raises:
+        RulesInputError: naming ``<af>.target``, ``<af>.trigger`` or ``<af>.result[k].target``.
+    """
+    if a.target is not None:
+        state.combatant(a.target, at(af, "target"))
+    if a.trigger is not None:
+        state.combatant(a.trigger, at(af, "trigger"))
+        if a.trigger == actor:
+            raise RulesInputError(at(af, "trigger"), "a Readied Action waits for another combatant's action")
+    for k, o in enumerate(a.result):
+        of = at(at(af, "result"), k) if len(a.result) > 1 else at(af, "result")
+        if o.target is not None:
+            state.combatant(o.target, at(of, "target"))
+        elif a.target is None and (o.hits or o.conditions or o.remove or o.interrupts or o.assessment_roll):
+            raise RulesInputError(at(af, "target"), f"{a.name!r} has a result: name its target (or the outcome's "
+                                                    "own target)")
 
 
 def _state_refusal(f: Fighter, decl: Declaration, field: str, overrides: Mapping[str, str]) -> Refusal | None:
@@ -156,7 +161,8 @@ def check_against_state(decl: Declaration, f: Fighter, state: FightState, field:
         RulesInputError: a name that is not a combatant, ``abandon`` with nothing to abandon, two actions
             of one name (a carried one counts).
     """
-    _names(decl, state, field)
+    for j, a in enumerate(decl.actions):
+        check_names(a, f.name, state, at(at(field, "actions"), j))
     refusal = _state_refusal(f, decl, field, overrides)
     if refusal is not None:
         raise DeclarationError([refusal])

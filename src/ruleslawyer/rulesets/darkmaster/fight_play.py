@@ -56,7 +56,8 @@ class Play:
     Attributes:
         number: the Round; fighters: name -> state, as the Round changes it; decls: name -> declaration.
         acts: name -> this Round's actions; seq: the Round's Tactical Round Sequence; placed:
-            (name, action) -> its placement; lines, steps: the log lines and trace so far.
+            (name, action) -> its placement; tracked: whose lasting effects the Assessment Phase tracked;
+            lines: the log lines so far.
     """
 
     number: int
@@ -68,6 +69,7 @@ class Play:
     acts: dict[str, list[RoundAct]] = field(default_factory=dict)
     seq: SequenceResult | None = None
     placed: dict[tuple[str, str], Placement] = field(default_factory=dict)
+    tracked: list[str] = field(default_factory=list)
     lines: list[LogLine] = field(default_factory=list)
 
     def ruling(self, r: Ruling) -> RulingUse:
@@ -134,6 +136,8 @@ def _durations(p: Play, name: str) -> list[Step]:
     this Round (Bleeding costs its hits) and counts one Round off."""
     f, steps, kept, ended = p.fighters[name], [], [], []
     hits = f.hits
+    if f.conditions:
+        p.tracked.append(name)
     for c in f.conditions:
         if c.rounds == 0:
             ended.append(c)
@@ -248,7 +252,7 @@ def declaration_stage(p: Play) -> list[Step]:
             combatants.append(trs_combatant(p.fighters[name], d, p.acts[name], next_round=False))
     if not combatants:
         return steps
-    p.seq = sequence_round(combatants, rulings=p.overrides, rules=p.rules)
+    p.seq = sequence_round(combatants, rulings=p.overrides, rules=p.rules, tracked=p.tracked)
     for pl in [x for ph in p.seq.phases for x in ph.placements] + [*p.seq.readied, *p.seq.any_time]:
         p.placed.setdefault((pl.combatant, pl.action), pl)
     return steps + [p.seq.trace] + _split(p)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from ruleslawyer.encounter import MAX_ROUNDS
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.inputs import Bool, Choice, Either, Int, ListOf, Name, Obj, Text, at
 from ruleslawyer.limits import INPUT_NUMBER
@@ -30,19 +31,17 @@ from ruleslawyer.trace import to_jsonable
 from .actions import MAX_CMB, Action, ActionKind, ActionType, Assessment, Side
 
 __all__ = ["Condition", "Outcome", "FightAction", "Declaration", "Ongoing", "Fighter", "read_condition",
-           "read_result", "read_action", "read_declaration", "read_fighter", "BLEEDING", "DYING", "UNCONSCIOUS",
-           "DEAD", "MAX_FIGHT_ROUNDS", "CONDITION", "OUTCOME", "ACTION", "DECLARATION", "COMBATANT"]
+           "read_result", "select_outcomes", "read_action", "read_declaration", "read_fighter", "BLEEDING", "DYING", "UNCONSCIOUS",
+           "DEAD", "CONDITION", "OUTCOME", "ACTION", "DECLARATION", "COMBATANT"]
 
 BLEEDING, DYING, UNCONSCIOUS, DEAD = "Bleeding", "Dying", "Unconscious", "Dead"
 _NAMED = {n.lower(): n for n in (BLEEDING, DYING, UNCONSCIOUS, DEAD)}
-MAX_FIGHT_ROUNDS = 200
-"""Bound on a Round count in the input (the framework's fight length)."""
 
 # -- the input declarations (one source for reading and for --schema) -------------------------------
 
 CONDITION = Obj({
     "name": Name("Bleeding, Dying, Unconscious, Dead, or any condition or Spell effect by name"),
-    "rounds": Int(0, MAX_FIGHT_ROUNDS, "coming Rounds it lasts, counted down in each Assessment Phase "
+    "rounds": Int(0, MAX_ROUNDS, "coming Rounds it lasts, counted down in each Assessment Phase "
                                       "(assessment-phase#1); absent or null: until removed", null=True),
     "per_round": Int(0, INPUT_NUMBER, "hits lost in each Assessment Phase while it lasts (Bleeding)"),
     "cmb": Int(-MAX_CMB, MAX_CMB, "modifier to the CMB while it lasts (a Spell's or condition's, from the "
@@ -75,12 +74,12 @@ ACTION = Obj({
     "positional_bonus": Bool("melee: higher ground or mounted, flanking, or from the rear"),
     "dashing": Bool("melee: a Dashing Attack (-30, no Parry)"),
     "instant": Bool("spell: an Instant Spell"),
-    "prepared_rounds": Int(0, MAX_FIGHT_ROUNDS, "spell: full previous Rounds of preparation"),
+    "prepared_rounds": Int(0, MAX_ROUNDS, "spell: full previous Rounds of preparation"),
     "reloaded_before": Bool("ranged: loaded and aimed a complete Round or more before this one"),
     "thrown_in_hand": Bool("ranged: a readied thrown weapon already in hand"),
     "readied": Bool("a Readied Action: held until its trigger acts (readied-actions#1)"),
     "trigger": Name("a Readied Action's circumstance: the combatant whose first action this Round sets it off"),
-    "rounds": Int(1, MAX_FIGHT_ROUNDS, "a Multi-Round Action's duration (default: the (n) in the name, else 1)"),
+    "rounds": Int(1, MAX_ROUNDS, "a Multi-Round Action's duration (default: the (n) in the name, else 1)"),
     "bonus": Int(-MAX_CMB, MAX_CMB, "a modifier to this action's roll the GM gives (situation, Spell "
                                     "preparation: amounts outside the combat chapter)"),
     "result": Either(OUTCOME, ListOf(OUTCOME, min_items=1, max_items=20),
@@ -97,7 +96,7 @@ DECLARATION = Obj({
     "abandon": Bool("give up the Multi-Round Action under way (lost) or the Readied Action held"),
 }, "what one combatant does in the next Round")
 
-_ONGOING = Obj({"action": ACTION, "done": Int(1, MAX_FIGHT_ROUNDS, "Rounds of it already done")},
+_ONGOING = Obj({"action": ACTION, "done": Int(1, MAX_ROUNDS, "Rounds of it already done")},
                "a Multi-Round Action under way", required=("action", "done"), null=True)
 
 COMBATANT = Obj({
@@ -216,7 +215,7 @@ def _outcome(value: Any, field: str) -> Outcome:
 
 def read_result(value: Any, field: str) -> tuple[Outcome, ...]:
     """An action's ``result``: one outcome (an object) or outcomes by roll total (a list, each with a
-    distinct ``at_least``), highest first.
+    distinct ``at_least``), in the order given.
 
     Raises:
         RulesInputError: a bad outcome; a listed one without ``at_least`` or with a repeated one.
@@ -232,7 +231,7 @@ def read_result(value: Any, field: str) -> tuple[Outcome, ...]:
             raise RulesInputError(at(at(field, i), "at_least"), "each outcome of a list needs its own lowest roll "
                                                                 "total (at_least), all different")
         seen.add(o.at_least)
-    return tuple(sorted(out, key=lambda o: -o.at_least))
+    return tuple(out)
 
 
 def select_outcomes(result: tuple[Outcome, ...], total: int | None) -> tuple[Outcome, ...]:
@@ -240,7 +239,7 @@ def select_outcomes(result: tuple[Outcome, ...], total: int | None) -> tuple[Out
     with the highest ``at_least`` not above it."""
     fixed = tuple(o for o in result if o.at_least is None)
     by_total = [o for o in result if o.at_least is not None and total is not None and o.at_least <= total]
-    return fixed + tuple(by_total[:1])
+    return fixed + tuple(sorted(by_total, key=lambda o: o.at_least)[-1:])
 
 
 # -- actions and declarations --------------------------------------------------------------------

@@ -154,7 +154,10 @@ def _phase_count(phase: Phase, placements: Sequence[Placement]) -> str:
         return (f"{n} character{'s' if n != 1 else ''} declare{'s' if n == 1 else ''}"
                 + (f"; {cannot} cannot (failed Assessment Roll)" if cannot else ""))
     if phase is Phase.ASSESSMENT:
-        return f"{n} Assessment Roll{'s' if n != 1 else ''}"
+        tracked = sum(p.action == _TRACKED for p in placements)
+        parts = [f"lasting effects of {tracked} tracked"] if tracked else []
+        parts += [f"{n - tracked} Assessment Roll{'s' if n - tracked != 1 else ''}"] if n - tracked else []
+        return "; ".join(parts)
     return f"{n} action{'s' if n != 1 else ''}"
 
 
@@ -245,6 +248,7 @@ class _Round:
     rules: Rules
     tie_use: RulingUse
     declared_order: tuple[str, ...]
+    tracked: tuple[str, ...] = ()
 
     def cmb(self, d: Declared) -> int:
         """The CMB that orders ``d`` (after this Round's penalties under ``tie-cmb = after-penalties``)."""
@@ -365,9 +369,14 @@ def _as_counted(e: _Entry) -> _Entry:
     return _Entry(e.declared, why, tuple(dict.fromkeys(cites)), e.rulings, e.key, e.length)
 
 
+_TRACKED = "lasting effects tracked"
+
+
 def _assessment_placements(rnd: _Round) -> list[Placement]:
-    """Who made an Assessment Roll this Round (``assessment-phase#1``-``#3``)."""
-    out = []
+    """Whose lasting effects were tracked (``assessment-phase#1``; a fight's, given as ``tracked``) and who
+    made an Assessment Roll this Round (``assessment-phase#1``-``#3``)."""
+    out = [Placement(Phase.ASSESSMENT, 1, name, _TRACKED, "the duration of Spells and ongoing conditions",
+                     0, None, (ids.ASSESSMENT,)) for name in rnd.tracked]
     for c in rnd.combatants:
         if c.assessment is None:
             continue
@@ -529,7 +538,7 @@ def _after_steps(rnd: _Round, placed: _Placed, skipped: Sequence[Phase], parries
 
 
 def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: Mapping[str, str] | None = None,
-                   strict: bool = True, rules: Rules | None = None) -> SequenceResult:
+                   strict: bool = True, rules: Rules | None = None, tracked: Sequence[str] = ()) -> SequenceResult:
     """Order a Round through the Tactical Round Sequence (``darkmaster/combat/tactical-round-sequence``).
 
     The stages: the declarations (:func:`~.actions.check_declarations`), the placement of each action in
@@ -544,6 +553,8 @@ def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: 
             listed in ``refusals``.
         rules: the rules database whose tables (``trs-phases``, ``weapon-length``, ``action-types``)
             apply (default database).
+        tracked: names whose lasting effects the Assessment Phase tracked this Round (a fight's), listed in
+            that phase.
 
     Returns:
         A :class:`SequenceResult`.
@@ -567,7 +578,7 @@ def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: 
     order = tuple(c.name for c in combatants if c.side is Side.NPC) + tuple(c.name for c in combatants
                                                                             if c.side is not Side.NPC)
     rnd = _Round(combatants, {c.name: c for c in combatants}, overrides, rules,
-                 resolve_ruling(_r.TIE_CMB.id, overrides), order)
+                 resolve_ruling(_r.TIE_CMB.id, overrides), order, tuple(tracked))
     placed = _placement_stage(rnd, accepted)
     results, skipped, phase_steps = _phase_stage(rnd, placed)
     parries = _parries(rnd, refusals)
