@@ -25,11 +25,12 @@ from enum import StrEnum
 from typing import Any
 
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.inputs import check_attrs
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
 from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, resolve_ruling
 
 from . import _tables, ids, rulings as _r
-from .schema import COMBATANT, combatant_field
+from .schema import ACTION, COMBATANT, combatant_field
 from .weapons import find_length
 
 __all__ = [
@@ -283,10 +284,7 @@ def check_input(combatants: Sequence[Combatant], rules: Rules | None = None,
 
 def _check_combatant(c: Combatant, f: str, rules: Rules, overrides: Mapping[str, str] | None) -> None:
     """One combatant's numbers and actions."""
-    _int(c.cmb, f"{f}.cmb", -MAX_CMB, MAX_CMB)
-    _int(c.caster_level, f"{f}.caster_level", 0)
-    _int(c.spell_casting_bonus, f"{f}.spell_casting_bonus", -MAX_CMB, MAX_CMB)
-    _int(c.parry, f"{f}.parry", 0)
+    check_attrs(c, COMBATANT, f, ("cmb", "caster_level", "spell_casting_bonus", "parry"))
     if not isinstance(c.actions, (list, tuple)) or not all(isinstance(a, Action) for a in c.actions):
         raise RulesInputError(f"{f}.actions", f"must be a list of actions, got {c.actions!r}")
     for j, a in enumerate(c.actions):
@@ -302,13 +300,8 @@ def _check_action(a: Action, af: str, rules: Rules, overrides: Mapping[str, str]
         raise RulesInputError(f"{af}.name", "every action needs a name")
     if a.weapon is not None and (not isinstance(a.weapon, str) or not a.weapon.strip()):
         raise RulesInputError(f"{af}.weapon", f"the weapon's name, e.g. 'longbow' or 'staff', got {a.weapon!r}")
-    if a.rounds is not None:
-        _int(a.rounds, f"{af}.rounds", 1)
+    check_attrs(a, ACTION, af, ("rounds", "round", "prepared_rounds", *_FLAGS))
     _int(a.round, f"{af}.round", 1, a.duration)
-    _int(a.prepared_rounds, f"{af}.prepared_rounds", 0)
-    for k in _FLAGS:
-        if not isinstance(getattr(a, k), bool):
-            raise RulesInputError(f"{af}.{k}", f"must be true or false, got {getattr(a, k)!r}")
     melee_only = [k for k in _MELEE_ONLY if getattr(a, k)]
     if a.kind is ActionKind.MELEE:
         if a.weapon_length is None and a.weapon is None:
