@@ -27,7 +27,7 @@ searches = failures = 0
 while not os.path.exists(stop):
     rulesdb.reset_cache()  # reconnect by path, as a new command would
     try:
-        hits = open_rules(path).search("parry" if searches % 2 else "fighting on")
+        hits = rulesdb.search("parry" if searches % 2 else "fighting on", rules=open_rules(path))
         assert len(hits) > 0, "no hits"
         assert open_rules(path).rule("mastery/combat/death/fighting-on#2").text
     except Exception as exc:

@@ -48,7 +48,7 @@ def truth(good_db) -> dict:
     """Answers from the sound database, to compare the damaged copies' answers with."""
     rules = open_rules(good_db)
     try:
-        ctx = rules.context(RULE)
+        ctx = rulesdb.context(RULE, rules=rules)
         return {"rule": ctx.rule, "section_title": ctx.section_title,
                 "trauma": rules.table("mastery/combat/tables/trauma").rows}
     finally:
@@ -135,7 +135,7 @@ def test_an_sqlite_error_mid_query_is_a_database_error_and_the_next_query_rebuil
         rules.connection().execute("SELECT 1").fetchone()  # opened and checked while sound
         _overwrite_pages(path, pages=0, fill=b"\0")  # then every page but the header zeroed
         with pytest.raises(DatabaseError, match=f"the rules database {path} cannot be read") as exc:
-            rules.search("parry")
+            rulesdb.search("parry", rules=rules)
         assert "malformed" in str(exc.value) or "not a database" in str(exc.value)
         with pytest.warns(RulesDatabaseNotice, match="it is damaged"):
             assert rules.rule(RULE) == truth["rule"]

@@ -69,7 +69,7 @@ WHY = {"fifo": "named pipe", "socket": "socket", "folder": "folder", "text file"
 def test_every_hostile_path_is_refused_by_the_api_and_left_as_it_was(tmp_path):
     for what, path in _hostile_paths(tmp_path).items():
         before = _snapshot(path)
-        for call in (lambda: rulesdb.build(path), lambda: open_rules(path).search("parry"),
+        for call in (lambda: rulesdb.build(path), lambda: rulesdb.search("parry", rules=open_rules(path)),
                      lambda: rulesdb.ensure_database(path)):
             with pytest.raises(DatabasePathError, match=r"^db: ") as exc:
                 call()
