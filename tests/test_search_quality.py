@@ -48,18 +48,21 @@ def test_every_expected_id_exists(name, request):
             assert e in ids, (q["q"], e)
 
 
-def test_kit_recall_at_3_is_at_least_0_9_and_beats_raw_fts5(questions):
+def test_kit_recall_at_3_is_at_least_0_93_and_beats_raw_fts5(questions):
+    # measured 0.966 Recall@3 and 0.912 MRR on the FTS5-ranked search (raw FTS5: 0.458 / 0.439)
     kit = sq.evaluate("kit", sq.kit_ranking, questions)
     base = sq.evaluate("raw", sq.baseline_ranking, questions)
-    assert kit.recall_at_3 >= 0.9, kit.misses
+    assert kit.recall_at_3 >= 0.93, kit.misses
+    assert kit.mrr >= 0.85
     assert kit.recall_at_3 > base.recall_at_3
     assert kit.mrr > base.mrr
 
 
 def test_held_out_questions_do_not_fall_below_the_baseline(holdout):
+    # measured 1.0 Recall@3 and 0.907 MRR (raw FTS5: 0.92 / 0.741)
     kit = sq.evaluate("kit", sq.kit_ranking, holdout)
     base = sq.evaluate("raw", sq.baseline_ranking, holdout)
-    assert kit.recall_at_3 >= 0.8, kit.misses
+    assert kit.recall_at_3 >= 0.92, kit.misses
     assert kit.recall_at_3 >= base.recall_at_3 and kit.mrr >= base.mrr
 
 
