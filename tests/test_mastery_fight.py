@@ -104,7 +104,7 @@ def test_the_dying_timer_runs_from_the_next_round_and_kills():
     r2 = f.resolve_round({"side": [4], "attack": [1], "defense": [1]})
     # Endurance tier 2 reached in round 1: round 1 does not count (mastery.dying-timer-tick), round 2 does: 1 left
     assert who(f, "Brute").body.dying_rounds == 1
-    assert lines(r2)["Brute's dying timer: 1 round(s) left"] == (
+    assert lines(r2)["Brute's dying timer: 1 round left"] == (
         "mastery/combat/death/reaching-0-health#3", "mastery/combat/death/fighting-on#4", "mastery.dying-timer-tick")
     r3 = f.resolve_round({"side": [4]})
     assert who(f, "Brute").state is State.DEAD and f.state.over
@@ -115,7 +115,13 @@ def test_the_dying_timer_runs_from_the_next_round_and_kills():
 def test_the_dying_timer_counting_the_round_of_reaching_0():
     f, r1 = _lung_fight({"mastery.dying-timer-tick": "this-round"})
     # the round of reaching 0 counts: 2 -> 1 at the end of round 1, dead at the end of round 2
-    assert who(f, "Brute").body.dying_rounds == 1 and "Brute's dying timer: 1 round(s) left" in lines(r1)
+    assert who(f, "Brute").body.dying_rounds == 1 and "Brute's dying timer: 1 round left" in lines(r1)
+    # the timer began at Endurance tier 2 (reaching-0-health#3): a count of rounds in English, never "round(s)"
+    assert "Brute reaches 0 health: an Injury; the dying timer begins (2 rounds)" in lines(r1)
+    assert not [line.text for line in r1.lines if "(s)" in line.text]
+    # the trace step says what its number counts: rounds left (1), not "Dying: 1 round(s) left" with value 1
+    assert [(s.label, s.value) for s in r1.trace.walk() if s.label.startswith("Dying timer:")] == [
+        ("Dying timer: rounds left", 1)]
     f.resolve_round({"side": [4], "defense": [1, 1], "attack": [1]})
     assert who(f, "Brute").state is State.DEAD
 

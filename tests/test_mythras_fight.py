@@ -92,6 +92,9 @@ def test_trip_opponent_in_round_1_makes_brutes_round_2_attack_formidable():
     # Round 2: prone, Brute attacks at Formidable: 50 x 1/2 = 25, so 30 fails; Aldric's parry 90 > 60 fails too
     r2 = play(fight, {"Brute": {"actions": ["Attack"]}}, {"attack": [30], "parry": [90]})
     assert roll_detail(r2, "Attack (Brute") == ["30 against 25%"]
+    # the step names what its value is (a grade), never "Brute's condition: Formidable" = "Formidable"
+    assert [(s.label, s.value, s.detail) for s in r2.trace.walk() if "condition" in s.label] == [
+        ("Grade from Brute's condition", "Formidable", "Prone")]
     assert who(fight, "Aldric").hit_points == tuple(HP.items())
     # the same Round 2 without the trip: 30 <= 50 succeeds, the parry fails; Chest (10), 1d8+1 = 5 + 1 = 6,
     # Aldric's Chest armour 4 -> 2: Chest 7 - 2 = 5
@@ -141,6 +144,8 @@ def test_bleed_takes_a_hit_point_each_round_end_until_a_serious_wound():
     assert (b.hp("Chest"), b.wound("Chest"), b.active) == (0, Wound.SERIOUS, True)
     assert "Brute has a Serious Wound to the Chest (0 of 7 HP)" in texts(r2)
     assert "Brute rolls Endurance after the Serious Wound: 20 against 50% — Success; fights on" in texts(r2)
+    assert [(s.label, s.value) for s in r2.trace.walk() if s.label.startswith("Endurance roll")] == [
+        ("Endurance roll (Brute)", "Success")]
     # the same Round 2 with a failed Endurance roll (70 > 50): incapacitated, and the fight is over
     again = start()
     play(again, {"Aldric": attack(["Bleed"])}, HIT_CHEST)

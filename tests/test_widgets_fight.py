@@ -63,12 +63,12 @@ def test_the_mastery_duel_round_by_round_with_its_lasting_effects():
     assert "Brute suffers a Trauma: 16: Punctured Lung" in lines(panel, 3)
     brute = card(panel, "Brute")
     assert 'data-ap="1"' in brute  # the Trauma leaves 1 AP for round 4 (mastery.one-ap-trauma-timing: next-round)
-    assert "Traumas: 16: Punctured Lung" in brute and "dying: 2 round(s)" in brute
+    assert "Traumas: 16: Punctured Lung" in brute and "dying: 2 rounds" in brute
     assert 'data-field="sheet.ap_per_round"><td>sheet.ap_per_round</td><td>2</td><td>1</td>' in brute
     assert panel.resolve_button.description == "Resolve round 4"
     panel.resolve_button.click()  # round 4: one attack (1 AP), d3 1 + 2 = 3 vs defense 2 + 1 = 3: equal defends; timer 2 -> 1
     assert [t for t in lines(panel, 4) if t.startswith("Brute attacks")] == ["Brute attacks Aldric: defended (3 vs 3)"]
-    assert "Brute's dying timer: 1 round(s) left" in lines(panel, 4)
+    assert "Brute's dying timer: 1 round left" in lines(panel, 4)
     panel.resolve_button.click()  # round 5: the timer runs out
     assert "Brute dies: the dying timer ran out" in lines(panel, 5)
     assert panel.fight.state.over and panel.resolve_button.disabled

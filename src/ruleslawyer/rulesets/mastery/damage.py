@@ -192,7 +192,7 @@ def apply_damage(portions: Sequence[DamagePortion], *, armour_resistance: int, d
     for i, p in enumerate(portions):
         amount, sub = _portion(p, i, armour, portion_use, rulings, rules)
         to_health += amount
-        children.append(Step.of(StepKind.RESULT, f"{p.amount} {p.type.value}", amount, children=sub,
+        children.append(Step.of(StepKind.RESULT, f"Health damage from {p.amount} {p.type.value}", amount, children=sub,
                                 cites=[ids.DAMAGE_PORTIONS] if len(portions) > 1 else []))
     health_lost = min(to_health, health)
     floor = [R.ruling_use(R.HEALTH_FLOOR, rulings)] if to_health > health else []

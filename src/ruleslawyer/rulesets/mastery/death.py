@@ -82,7 +82,7 @@ def suffer_trauma(h: _Hit, label: str, cites) -> list[Step]:
         use = R.ruling_use(R.ONE_AP_TRAUMA_TIMING, h.rulings)
         if use.answer == "at-once":
             new = new.with_(ap=t.sheet.ap_per_round)
-        children.append(Step.of(StepKind.RULING, "1 AP per round from now", new.ap, detail=use.answer,
+        children.append(Step.of(StepKind.RULING, "1 AP per round: AP left this round", new.ap, detail=use.answer,
                                 cites=[t.unit_id], rulings=[use]))
     h.target = new
     steps = [Step.of(StepKind.RESULT, label, t.trace.label.removeprefix("Trauma: "), cites=cites, children=children)]
@@ -153,7 +153,7 @@ def wound(h: _Hit) -> list[Step]:
     if h.before.casting:
         use = R.ruling_use(R.CASTING_HEALTH_DAMAGE, h.rulings)
         h.spell = "lost" if use.answer == "lost" else "at risk"
-        steps.append(Step.of(StepKind.RULING, f"Spell being cast: {h.spell}", h.spell,
+        steps.append(Step.of(StepKind.RULING, "Spell being cast", h.spell,
                              cites=[ids.CASTING_INTERRUPTED], rulings=[use]))
         if h.spell == "lost":
             h.target = h.target.with_(casting=False)
@@ -305,7 +305,7 @@ def advance_dying(target: Combatant, rounds: int = 1) -> DyingResult:
     cite = ids.FIGHTING_ON_TIMER if target.state is State.FIGHTING_ON else ids.GOING_DOWN_TIMER
     new = target.with_(dying_rounds=max(left, 0), state=State.DEAD if died else target.state)
     return DyingResult(new, max(left, 0), died, Step.of(
-        StepKind.RESULT, "Dies: the dying timer expired" if died else f"Dying: {left} round(s) left",
+        StepKind.RESULT, "Dies: the dying timer expired" if died else "Dying timer: rounds left",
         max(left, 0), detail=f"{target.dying_rounds} - {rounds}", cites=[ids.DYING_TIMER, cite]))
 
 

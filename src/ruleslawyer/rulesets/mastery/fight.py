@@ -37,7 +37,7 @@ from . import rulings as R
 from .combatant import State
 from .death import advance_dying
 from .fight_actions import move, take
-from .fight_play import Play, over
+from .fight_play import Play, over, rounds
 from .fighter import IMPAIRED_NAMES, Fighter
 from .orders import Orders, read_orders, round_ap, round_declaration
 from .round import RoundCombatant, sequence_round
@@ -177,7 +177,7 @@ def _dying(p: Play, f: Fighter) -> tuple[Fighter, list[Step]]:
                            f.body.dying_rounds, cites=[ids.DYING_TIMER], rulings=[use])]
     d = advance_dying(f.body, 1)
     p.log(f"{f.name} dies: the dying timer ran out" if d.died else
-          f"{f.name}'s dying timer: {d.rounds_left} round(s) left", *d.trace.cited_ids(), use.ruling_id)
+          f"{f.name}'s dying timer: {rounds(d.rounds_left)} left", *d.trace.cited_ids(), use.ruling_id)
     return replace(f, body=d.target), [Step.of(StepKind.RULING, f"{f.name}: the dying timer runs", d.rounds_left,
                                                rulings=[use], children=[d.trace])]
 
@@ -320,7 +320,7 @@ class MasteryEncounter(Encounter):
             return f"{combatant.name}: dead"
         parts = [f"{b.health} health", f"{b.durability} durability", f"{b.ap} AP"]
         if b.state is not State.STANDING:
-            parts.append(b.state.value + (f" (dying: {b.dying_rounds} round(s))" if b.dying_rounds is not None
+            parts.append(b.state.value + (f" (dying: {rounds(b.dying_rounds)})" if b.dying_rounds is not None
                                           and not b.stabilized else ""))
         return f"{combatant.name}: " + ", ".join(parts + list(combatant.conditions))
 

@@ -28,7 +28,12 @@ from .orders import Orders
 from .trauma import TraumaSetting
 from .trauma_effects import trauma_face
 
-__all__ = ["Play", "over"]
+__all__ = ["Play", "over", "rounds"]
+
+
+def rounds(n: int) -> str:
+    """A count of rounds that reads as English: ``"1 round"``, ``"2 rounds"``."""
+    return f"{n} round" + ("" if n == 1 else "s")
 
 _STATE_LINE = {
     State.FIGHTING_ON: ("fights on at 0 health", (ids.ZERO_ENDURANCE, ids.FIGHTING_ON)),
@@ -116,7 +121,7 @@ class Play:
                      *([ids.DURABILITY] if b.durability != a.durability else []),
                      *([ids.HEALTH, ids.WOUND] if b.health != a.health else []))
         if b.health > 0 and a.health == 0:
-            self.log(f"{n} reaches 0 health: an Injury; the dying timer begins ({a.dying_rounds} round(s))",
+            self.log(f"{n} reaches 0 health: an Injury; the dying timer begins ({rounds(a.dying_rounds)})",
                      ids.ZERO_INJURY, ids.DYING_TIMER)
         for entry in a.sheet.traumas[len(b.sheet.traumas):]:
             self._trauma_line(n, entry, b, a)
@@ -147,7 +152,7 @@ class Play:
         dmg = apply_damage([DamagePortion(1, parse_type(damage_type, "hazard"))],
                            armour_resistance=f.body.armour_resistance if through else 0,
                            durability=f.body.durability if through else 0, health=f.body.health,
-                           rulings=self.rulings, label=f"1 {damage_type} damage to {name}", rules=self.rules)
+                           rulings=self.rulings, label=f"Damage to {name} (1 {damage_type})", rules=self.rules)
         if not through:
             dmg = replace(dmg, durability=f.body.durability)
         after = health_damage_aftermath(f.body, dmg, exploded=False, setting=self.setting, fight_on=f.fight_on,

@@ -152,7 +152,7 @@ def _endurance(ctx: RoundContext, name: str, use: RulingUse) -> list[Step]:
     roll = roll_skill(f.endurance, dice=ctx.dice, slot="endurance", rulings=ctx.overrides,
                       label=f"Endurance ({name})", field=f"combatants.{name}.endurance", rules=ctx.rules)
     passed = roll.level.succeeded
-    steps = [ctx.note(StepKind.ROLL, f"Endurance roll ({name}): {roll.level.value}",
+    steps = [ctx.note(StepKind.ROLL, f"Endurance roll ({name})",
                       f"{name} rolls Endurance after the Serious Wound: {roll.roll} against {roll.effective_skill}% "
                       f"— {roll.level.value}" + ("; fights on" if passed else ""), [ids.SERIOUS_WOUND_HABIT], [use],
                       value=roll.level.value, children=[roll.trace])]

@@ -96,7 +96,7 @@ class RoundContext:
         children = [Step.of(StepKind.RULING, what, value=n, detail=f"{n} grade{'s' if n != 1 else ''} harder",
                             rulings=[use]) for what, n, use in conditions]
         row = grade_row(grade, self.rules).row
-        return grade, Step.of(StepKind.RULING, f"{fighter.name}'s condition: {grade.value}",
+        return grade, Step.of(StepKind.RULING, f"Grade from {fighter.name}'s condition",
                               value=grade.value, detail=" and ".join(w for w, _, _ in conditions),
                               cites=[Citation(row.unit_id, f"{grade.value} row")],
                               rulings=[combine], children=children)
