@@ -117,6 +117,18 @@ def test_record_only_hits_at_zero_keep_grak_up():
     assert who(f, "Grak").down is None and not f.state.over
 
 
+def test_a_cmb_modifier_gained_mid_round_counts_from_the_next_split():
+    f = fight(aldric(), mira(), grak())
+    f.declare("Mira", {"actions": [{"name": "Haste", "kind": "spell", "instant": True, "target": "Aldric",
+                                    "result": {"conditions": [{"name": "Haste", "rounds": 1, "cmb": 20}]}}]})
+    f.declare("Aldric", {"parry": 10, "actions": [swing("Grak")]})
+    r1 = f.resolve_round({"spell": [30], "attack": [50]})
+    # the Instant Spell lands in Spell Phase A, before the Melee Phase; the split was 60: 50 + 50 = 100
+    assert "Aldric splits CMB 60: 50 to attack, 10 to Parry" in texts(r1)
+    assert "Aldric: Longsword attack on Grak: open-ended d100 50 + 50 (CMB 60 − Parry 10) = 100 " \
+           "(no result declared)" in texts(r1)
+
+
 def test_a_spell_lasting_one_round_raises_the_cmb_split_of_round_2_only():
     f = fight(aldric(), mira(), grak())
     f.declare("Mira", {"actions": [{"name": "Blessing", "kind": "spell", "target": "Aldric",
@@ -160,6 +172,8 @@ def test_the_dying_count_advances_each_round_and_kills():
     r4 = f.resolve_round()
     assert lines(r4)["Grak dies: the Dying count ran out"] == (ids.ASSESSMENT, "darkmaster.dying-ends")
     assert who(f, "Grak").dead and DarkmasterEncounter.summary(who(f, "Grak")) == "Grak: dead"
+    e = refused(f, "Grak", {"parry": 5})
+    assert e.field == "declarations.Grak.parry" and "Grak is Dead" in e.message and "darkmaster.out-of-action" in e.message
     assert not f.state.over  # Snaga stands
 
 

@@ -57,7 +57,8 @@ class Play:
         number: the Round; fighters: name -> state, as the Round changes it; decls: name -> declaration.
         acts: name -> this Round's actions; seq: the Round's Tactical Round Sequence; placed:
             (name, action) -> its placement; tracked: whose lasting effects the Assessment Phase tracked;
-            lines: the log lines so far.
+            cmb: name -> the CMB split in the Declaration Phase (a modifier gained later counts from the
+            next Round); lines: the log lines so far.
     """
 
     number: int
@@ -70,6 +71,7 @@ class Play:
     seq: SequenceResult | None = None
     placed: dict[tuple[str, str], Placement] = field(default_factory=dict)
     tracked: list[str] = field(default_factory=list)
+    cmb: dict[str, int] = field(default_factory=dict)
     lines: list[LogLine] = field(default_factory=list)
 
     def ruling(self, r: Ruling) -> RulingUse:
@@ -220,6 +222,7 @@ def _split(p: Play) -> list[Step]:
         if not attacks and not p.parry(name):
             continue
         cmb, mods = p.fighters[name].effective_cmb()
+        p.cmb[name] = cmb
         how = f" ({p.fighters[name].cmb}" + "".join(f" {c.cmb:+d} {c.name}" for c in mods) + ")" if mods else ""
         dashing = any(a.trs.dashing for a in attacks)
         failed = p.decls.get(name, Declaration()).assessment is Assessment.FAILED
@@ -296,7 +299,7 @@ def _roll(p: Play, name: str, ra: RoundAct, penalty: int) -> tuple[int | None, s
         return None, "", [], []
     parts, uses = [], []
     if a.kind in _ATTACKS:
-        cmb, _ = f.effective_cmb()
+        cmb = p.cmb.get(name, f.cmb)
         parts.append((f"CMB {cmb} − Parry {p.parry(name)}" if p.parry(name) else "CMB", cmb - p.parry(name)))
     elif a.kind is ActionKind.SPELL:
         parts.append(("Spell Casting bonus", f.spell_casting_bonus))

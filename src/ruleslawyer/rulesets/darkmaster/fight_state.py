@@ -45,7 +45,7 @@ CONDITION = Obj({
                                       "(assessment-phase#1); absent or null: until removed", null=True),
     "per_round": Int(0, INPUT_NUMBER, "hits lost in each Assessment Phase while it lasts (Bleeding)"),
     "cmb": Int(-MAX_CMB, MAX_CMB, "modifier to the CMB while it lasts (a Spell's or condition's, from the "
-                                  "declared result)"),
+                                  "declared result); gained mid-Round, it counts from the next Round's split"),
 }, "a lasting effect tracked in the Assessment Phase", required=("name",))
 
 OUTCOME = Obj({

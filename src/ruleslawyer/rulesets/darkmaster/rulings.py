@@ -182,7 +182,8 @@ DECLARED_OUTCOME = register(Ruling(
     provenance=PROVENANCE_SOURCE_SILENT,
     explanation="The declaration gives the outcome the GM reads off the tables of the other chapters (hits, "
                 "conditions such as Bleeding or Dying, Spell effects and their duration), once or by roll total "
-                "(at_least); it applies when the action resolves in its Phase, only if the actor can still act.",
+                "(at_least); it applies when the action resolves in its Phase, only if the actor can still act. "
+                "A CMB modifier it gives counts from the next Round's split of the CMB.",
     cites=(ids.TRS, ids.MELEE),
 ))
 
