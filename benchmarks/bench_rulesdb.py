@@ -72,7 +72,7 @@ def _starts(env: dict, argv: list[str], runs: int = 11) -> dict[str, float]:
 
 def _small_rows(tmp: Path) -> list[Row]:
     from ruleslawyer import rulesdb
-    from ruleslawyer.rulesdb.build import build
+    from ruleslawyer.rulesdb.builder import build
 
     db = tmp / "rules.db"
     build(db)

@@ -80,11 +80,21 @@ def _layer(module: str) -> int:
 def test_data_folders_hold_no_python_and_the_root_gives_no_second_copy():
     for folder in ("rulesdb", "widgets"):
         assert not list((ROOT / folder).rglob("*.py")), f"{folder}/ must hold data only"
-    code = ("import importlib.util, sys; import ruleslawyer.rulesdb.search as s, ruleslawyer.rulesdb as r; "
-            "print(type(s).__name__, importlib.util.find_spec('rulesdb') is None or "
-            "importlib.util.find_spec('rulesdb').origin is None)")
+    code = ("import importlib.util, sys; import ruleslawyer.rulesdb.fulltext as s, ruleslawyer.rulesdb as r; "
+            "r.search; import ruleslawyer.rulesdb.builder as b; "
+            "print(type(s).__name__, type(b).__name__, type(r.search).__name__, type(r.build).__name__, "
+            "importlib.util.find_spec('rulesdb') is None or importlib.util.find_spec('rulesdb').origin is None)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
-    assert out.stdout.split() == ["module", "True"]
+    assert out.stdout.split() == ["module", "module", "function", "function", "True"]
+
+
+def test_no_submodule_shares_its_name_with_an_exported_name():
+    for package in ("ruleslawyer.rulesdb", "ruleslawyer.widgets", "ruleslawyer.odds", "ruleslawyer.rulesets.mastery",
+                    "ruleslawyer.rulesets.mythras", "ruleslawyer.rulesets.darkmaster"):
+        mod = importlib.import_module(package)
+        subs = {p.stem for p in Path(mod.__file__).parent.glob("*.py")} | {
+            p.name for p in Path(mod.__file__).parent.iterdir() if (p / "__init__.py").exists()}
+        assert sorted(subs & set(mod.__all__)) in ([], ["rulings"]), package  # a package may export a submodule
 
 
 def test_each_module_imports_only_its_own_layer_or_lower():

@@ -120,7 +120,7 @@ def test_header_lists_only_the_source_kinds_present(report, tmp_path):
     assert "sources: chapter.\n" in report.to_markdown()
     assert audit("mythras", include_supplements=True).scope["kinds"] == ["chapter", "supplement"]
     # with a house-rules file built in, it is listed (and audited)
-    from ruleslawyer.rulesdb.build import build
+    from ruleslawyer.rulesdb.builder import build
 
     house = tmp_path / "house"
     house.mkdir()

@@ -262,7 +262,7 @@ def test_the_api_keeps_the_previous_database_when_the_disk_refuses_a_rebuild(tmp
     import errno
     import importlib
 
-    build_mod = importlib.import_module("ruleslawyer.rulesdb.build")
+    build_mod = importlib.import_module("ruleslawyer.rulesdb.builder")
     path, house = _stale(tmp_path)
     before = path.read_bytes()
 

@@ -99,7 +99,7 @@ def test_the_cli_refuses_a_fifo_or_a_socket_at_once_with_one_line(tmp_path, comm
 def test_build_out_refuses_a_fifo_before_reading_the_sources(tmp_path, monkeypatch):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    build_mod = importlib.import_module("ruleslawyer.rulesdb.build")
+    build_mod = importlib.import_module("ruleslawyer.rulesdb.builder")
 
     def no_parse(*args, **kwargs):
         raise AssertionError("the sources were parsed before the target was checked")

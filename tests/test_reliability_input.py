@@ -105,7 +105,7 @@ def test_a_house_rules_file_past_the_bound_names_the_file_and_the_last_good_data
 
 
 def test_a_slow_rebuild_says_so_before_parsing_and_a_small_first_build_is_quiet(tmp_path, monkeypatch):
-    build_mod = importlib.import_module("ruleslawyer.rulesdb.build")
+    build_mod = importlib.import_module("ruleslawyer.rulesdb.builder")
     house = tmp_path / "house"
     house.mkdir()
     paragraphs = "\n\n".join(f"House rule number {n} says the crit doubles." for n in range(15_000))

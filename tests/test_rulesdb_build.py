@@ -13,8 +13,8 @@ import pytest
 from ruleslawyer import rulesdb
 import importlib
 
-build_mod = importlib.import_module("ruleslawyer.rulesdb.build")
-from ruleslawyer.rulesdb.build import BuildError, build
+build_mod = importlib.import_module("ruleslawyer.rulesdb.builder")
+from ruleslawyer.rulesdb.builder import BuildError, build
 
 FRONT = """---
 ruleset: house

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ruleslawyer.rulesdb import search
-from ruleslawyer.rulesdb.search import Hit, SearchResults
+from ruleslawyer.rulesdb.fulltext import Hit, SearchResults
 
 _TAG = re.compile(r"</?mark>")
 

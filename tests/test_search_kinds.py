@@ -243,7 +243,7 @@ def test_the_synonym_files_come_from_the_registry():
 
 def test_no_python_inverted_index():
     # ranking is FTS5's: no postings table in the database, no index class read into Python
-    search_module = importlib.import_module("ruleslawyer.rulesdb.search")
+    search_module = importlib.import_module("ruleslawyer.rulesdb.fulltext")
     assert not hasattr(search_module, "_Index")
     conn = open_rules().connection()
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}

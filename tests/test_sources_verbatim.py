@@ -94,7 +94,7 @@ def _unit_texts(db: Path, ruleset: str) -> list[str]:
 def built_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not RULES_SOURCE.is_dir():
         pytest.skip(f"rules source not found at {RULES_SOURCE}")
-    from ruleslawyer.rulesdb.build import build
+    from ruleslawyer.rulesdb.builder import build
 
     out = tmp_path_factory.mktemp("rulesdb") / "rules.db"
     build(out=out)

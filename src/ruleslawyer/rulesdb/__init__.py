@@ -1,5 +1,10 @@
 """The rules database: build it from the Markdown sources, search it, look rules and tables up.
 
+Modules: ``builder`` (Markdown -> SQLite), ``handle`` (the rules handle), ``db``, ``records``,
+``lookup``, ``fulltext`` (search), ``glossary``, ``concordance``, ``audit``; no module shares its name
+with an exported function, so ``import ruleslawyer.rulesdb.fulltext as m`` is always the module and
+``rulesdb.search`` always the function.
+
 Queries build the database on first use (and again when the sources change) and open it read-only.
 Names are loaded lazily, so ``from ruleslawyer.rulesdb import search`` imports neither the Markdown
 parser nor pandas; :func:`table` and ``SearchResults.to_dataframe()`` import pandas when called.
@@ -8,18 +13,16 @@ parser nor pandas; :func:`table` and ``SearchResults.to_dataframe()`` import pan
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 
 _EXPORTS = {
-    "BuildError": "build", "BuildReport": "build", "build": "build",
+    "BuildError": "builder", "BuildReport": "builder", "build": "builder",
     "default_db_path": "paths", "house_rules_dir": "paths",
     "RulesDatabaseWarning": "db", "connect": "handle", "ensure_database": "db", "reset_cache": "handle",
     "Rule": "lookup", "RuleContext": "lookup", "TableInfo": "lookup", "UnknownIdError": "lookup",
     "all_ids": "lookup", "context": "lookup", "get_rule": "lookup", "list_tables": "lookup",
     "load_table": "lookup", "rulesets": "lookup", "table": "lookup",
-    "Hit": "search", "SearchResults": "search", "complete": "search", "search": "search",
-    "suggest": "search",
+    "Hit": "fulltext", "SearchResults": "fulltext", "complete": "fulltext", "search": "fulltext",
+    "suggest": "fulltext",
     "define": "glossary", "compare": "concordance",
     "Rules": "handle", "open_rules": "handle", "resolve_rules": "handle",
 }
@@ -38,24 +41,6 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return __all__
-
-
-class _Package(types.ModuleType):
-    """This package, keeping ``search`` and ``build`` the functions.
-
-    Importing a submodule sets the package attribute of its name to the submodule, so once anything
-    ran ``from ruleslawyer.rulesdb.search import Hit`` (or a lookup imported ``.search`` lazily),
-    ``rulesdb.search("death")`` raised "'module' object is not callable". A submodule whose name is
-    also an exported function is bound as that function instead.
-    """
-
-    def __setattr__(self, name: str, value) -> None:
-        if isinstance(value, types.ModuleType) and _EXPORTS.get(name) == name:
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
 
 
 def roll(table_id: str, *, roll: int | None = None, seed: int | None = None, rng=None,

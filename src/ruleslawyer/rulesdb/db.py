@@ -157,7 +157,7 @@ def _build_lock(target: Path) -> Iterator[None]:
 
 def _rebuild(target: Path, found: _Diagnosis) -> None:
     """Build ``target``; if that fails, keep a sound earlier database with a warning, else raise."""
-    from .build import build  # the Markdown parser is only loaded when a build is needed
+    from .builder import build  # the Markdown parser is only loaded when a build is needed
 
     def notice(slow: bool) -> None:
         if slow or found.why != FIRST_USE:  # the books alone build in under a second: no notice

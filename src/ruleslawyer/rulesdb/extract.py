@@ -1,6 +1,6 @@
 """Build-time extraction: the search index and what a query reads, glossary terms and cross-references.
 
-:func:`write_extras` runs inside :func:`ruleslawyer.rulesdb.build.build` after the units are
+:func:`write_extras` runs inside :func:`ruleslawyer.rulesdb.builder.build` after the units are
 written. It reads the units back from the database being built and fills (see ``schema.sql``):
 
 - the searched columns of ``units`` — ``heading`` (the section's heading trail, a row's table title

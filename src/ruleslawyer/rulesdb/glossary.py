@@ -201,7 +201,7 @@ def define(term: str, ruleset: str | None = None, *, db=None, rules=None) -> Def
         if close:
             hint += f" Close terms: {', '.join(close)}."
         else:
-            from .search import search
+            from .fulltext import search
 
             n = len(search(term, ruleset, 1000, db=db, rules=rules))
             rules = f"the {ruleset} rules" if ruleset else "the rules"

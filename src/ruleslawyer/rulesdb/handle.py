@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ruleslawyer.tables import RuleTable
 
-    from .build import BuildReport
+    from .builder import BuildReport
 
 __all__ = ["Rules", "open_rules", "resolve_rules", "RulesLike", "connect", "reset_all", "reset_cache"]
 
@@ -122,7 +122,7 @@ class Rules:
         Raises:
             BuildError: the sources are invalid; the previous database is left as it was.
         """
-        from .build import build
+        from .builder import build
 
         with self._lock:
             self._forget()

@@ -37,7 +37,6 @@ _PANELS = {
     "OddsPanel": "odds",
     "FightPanel": "fight",
     "all_panels": "app",
-    "app": "app",
 }
 
 __all__ = sorted(_PANELS)

@@ -10,7 +10,7 @@ import ipywidgets as widgets
 
 from ruleslawyer.errors import RulesError
 from ruleslawyer.rulesdb.handle import resolve_rules
-from ruleslawyer.rulesdb.search import search as _search
+from ruleslawyer.rulesdb.fulltext import search as _search
 
 from .base import PanelFrame, cite_html, esc, ruleset_options
 
