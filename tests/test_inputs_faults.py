@@ -172,3 +172,19 @@ def test_12_a_skill_past_its_bounds_or_not_whole_is_refused(tmp_path, capsys, va
     data["attacker"]["skill"] = value
     code, doc = run(capsys, "exchange", "mythras", "--input", write(tmp_path, data))
     assert code == 1 and doc["error"]["field"] == "attacker.skill"
+
+
+@pytest.mark.parametrize(("argv", "example_file", "path", "value"), [
+    (("exchange", "mastery"), "mastery/exchange-melee.json", ("attacker", "attack", "weapon"), "9999d6"),
+    (("exchange", "mastery"), "mastery/exchange-melee.json", ("attacker", "attack", "weapon"), "1d4+99999"),
+    (("exchange", "mythras"), "mythras/broadsword-vs-dagger.json", ("attacker", "weapon", "damage"), "1d4+99999"),
+])
+def test_12_dice_past_their_bounds_are_refused_naming_the_field_that_holds_them(tmp_path, capsys, argv,
+                                                                                example_file, path, value):
+    data = example(example_file)
+    holder = data
+    for p in path[:-1]:
+        holder = holder[p]
+    holder[path[-1]] = value
+    code, doc = run(capsys, *argv, "--input", write(tmp_path, data))
+    assert code == 1 and doc["error"]["field"] == ".".join(path), doc

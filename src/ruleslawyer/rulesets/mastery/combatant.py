@@ -111,7 +111,10 @@ class Attack:
         if isinstance(self.weapon, str):
             from ruleslawyer.dice import parse_dice
 
-            expr = parse_dice(self.weapon)
+            try:
+                expr = parse_dice(self.weapon)
+            except RulesInputError as e:  # the expression's own error names "dice": name the field
+                raise RulesInputError("attack.weapon", e.message) from None
             if any(t.sign < 0 for t in expr.dice) or expr.modifier < 0:
                 raise RulesInputError("attack.weapon", f"weapon dice must be positive, got {self.weapon!r}")
         elif isinstance(self.weapon, bool) or not isinstance(self.weapon, int) or self.weapon < 0:
