@@ -11,8 +11,8 @@ from __future__ import annotations
 from ruleslawyer.inputs import (RULINGS, SEED, Bool, Choice, DiceSlots, Either, Int, ListOf, MapOf, Name, Obj,
                                 Text, json_schema)
 
-__all__ = ["EXCHANGE_SLOTS", "CHARGE_SLOTS", "INITIATIVE_SLOTS", "WEAPON", "ATTACKER", "DEFENDER", "EXCHANGE", "CHARGE", "INITIATIVE",
-           "INITIATIVE_COMBATANT", "EXCHANGE_SCHEMA", "INITIATIVE_SCHEMA", "FIGHT_SCHEMA"]
+__all__ = ["EXCHANGE_SLOTS", "CHARGE_SLOTS", "INITIATIVE_SLOTS", "WEAPON", "ATTACKER", "DEFENDER", "EXCHANGE",
+           "CHARGE", "INITIATIVE", "INITIATIVE_COMBATANT", "EXCHANGE_SCHEMA", "INITIATIVE_SCHEMA", "FIGHT_SCHEMA"]
 
 EXCHANGE_SLOTS = ("attack", "parry", "evade", "damage", "damage_modifier", "location", "stray", "rounds")
 """Dice slots of the exchange (the counter to a Charge rolls the same slots prefixed ``counter.``)."""
