@@ -46,6 +46,10 @@ def _rounds(data: dict, limit: int | None) -> list[dict]:
         unknown = sorted(set(r) - {"declare", "dice"})
         if unknown:
             raise RulesInputError(f"rounds[{i}].{unknown[0]}", "unknown field; allowed: declare, dice")
+        if not isinstance(r.get("declare", {}), dict):
+            raise RulesInputError(f"rounds[{i}].declare", "must be an object of combatant name -> declaration")
+        if r.get("dice") is not None and not isinstance(r["dice"], dict):
+            raise RulesInputError(f"rounds[{i}].dice", "must be an object of slot -> list of faces")
     return rounds if limit is None else rounds[:limit]
 
 
