@@ -282,6 +282,8 @@ def _parse_range(cell: str, sides: int) -> tuple[int, int] | None:
 
 
 def _parse_file(path: Path, name: str, house: bool, md, doc: _Doc) -> None:
+    """Parse source ``name`` into ``doc`` (format: rulesdb/README.md): its front matter, then its
+    body's tokens; every fault is a ``name:line`` problem added to ``doc``."""
     text = read_source(path, name).decode("utf-8")  # at most limits.SOURCE_FILE_BYTES
     tokens = md.parse(text)
     if not tokens or tokens[0].type != "front_matter":
@@ -290,168 +292,262 @@ def _parse_file(path: Path, name: str, house: bool, md, doc: _Doc) -> None:
     meta = _front_matter(tokens[0].content, name, house, doc)
     if meta is None:
         return
-    ruleset, chapter = str(meta["ruleset"]), str(meta["chapter"])
-    ruleset_title, chapter_title = str(meta["ruleset_title"]), str(meta["title"])
-    chapter_id = f"{ruleset}/{chapter}"
-    doc.chapters.append((ruleset, chapter, ruleset_title, chapter_title, str(meta["kind"]),
-                         str(meta.get("provenance") or "").strip(), name))
+    _SourceBody(name, meta, doc).walk(tokens)
 
-    # (level, slug, title) stack below the chapter.
-    stack: list[tuple[int, str, str]] = []
-    counters: dict[str, int] = {}
-    seen_h1 = False
-    section_id = chapter_id
-    depth = 0
-    pending_table: tuple[str, int, str] | None = None
-    item_first_para: list[bool] = []
-    table: _Table | None = None
-    row_cells: list[str] = []
-    row_line = 0
-    in_thead = False
 
-    def trail() -> list[str]:
-        return [title for _, _, title in stack]
+# Tokens followed by an inline token (their text) and a closing token: the walk steps over all three.
+_INLINE_OPENERS = ("heading_open", "paragraph_open", "th_open", "td_open")
 
-    def crumb(extra: str = "") -> str:
-        return " › ".join([ruleset_title, chapter_title, *trail()]) + extra
 
-    def add_unit(kind: str, body: str, line: int, table_id: str | None = None) -> str:
-        counters[section_id] = counters.get(section_id, 0) + 1
-        n = counters[section_id]
-        uid = f"{section_id}#{n}"
-        doc.units.append(_Unit(uid, ruleset, chapter, section_id, kind, depth,
-                               " ".join(trail()) or chapter_title, crumb(f" ¶{n}"), body,
-                               table_id, name, line))
+class _SourceBody:
+    """The walk over one source file's body tokens and the state it keeps: the heading stack
+    (sections), the list depth and first-paragraph flags (list items), a pending table-name
+    directive, and the open table and row (tables)."""
+
+    def __init__(self, name: str, meta: dict, doc: _Doc) -> None:
+        self.name, self.doc = name, doc
+        self.ruleset, self.chapter = str(meta["ruleset"]), str(meta["chapter"])
+        self.ruleset_title, self.chapter_title = str(meta["ruleset_title"]), str(meta["title"])
+        self.chapter_id = f"{self.ruleset}/{self.chapter}"
+        doc.chapters.append((self.ruleset, self.chapter, self.ruleset_title, self.chapter_title,
+                             str(meta["kind"]), str(meta.get("provenance") or "").strip(), name))
+        self.stack: list[tuple[int, str, str]] = []  # (level, slug, title) below the chapter
+        self.counters: dict[str, int] = {}  # units numbered so far, per section id
+        self.seen_h1 = False
+        self.section_id = self.chapter_id
+        self.depth = 0  # list nesting
+        self.item_first_para: list[bool] = []  # per open list item: its first paragraph is still to come
+        self.pending_table: tuple[str, int, str] | None = None  # (name, line, title) of a directive
+        self.table: _Table | None = None
+        self.row_cells: list[str] = []
+        self.row_line = 0
+        self.in_thead = False
+
+    def walk(self, tokens) -> None:
+        i = 0
+        while i < len(tokens):
+            tok = tokens[i]
+            line = (tok.map[0] + 1) if tok.map else 0
+            inline = tokens[i + 1] if tok.type in _INLINE_OPENERS else None
+            handler = _TOKEN_HANDLERS.get(tok.type)
+            if handler is not None:
+                handler(self, tok, inline, line)
+            i += 1 if inline is None else 3
+        self._finish()
+
+    def _finish(self) -> None:
+        if not self.seen_h1:
+            self.doc.problems.append(f"{self.name}:1: no '# Chapter' heading")
+        if self.pending_table:
+            self.doc.problems.append(
+                f"{self.name}:{self.pending_table[1]}: table name directive is not followed by a table")
+
+    # -- units ---------------------------------------------------------------------------------
+
+    def _trail(self) -> list[str]:
+        return [title for _, _, title in self.stack]
+
+    def _crumb(self, extra: str = "") -> str:
+        return " › ".join([self.ruleset_title, self.chapter_title, *self._trail()]) + extra
+
+    def _add_unit(self, kind: str, body: str, line: int, table_id: str | None = None) -> str:
+        """Add the section's next numbered unit (``<section id>#<n>``) and return its id."""
+        n = self.counters[self.section_id] = self.counters.get(self.section_id, 0) + 1
+        uid = f"{self.section_id}#{n}"
+        self.doc.units.append(_Unit(uid, self.ruleset, self.chapter, self.section_id, kind, self.depth,
+                                    " ".join(self._trail()) or self.chapter_title, self._crumb(f" ¶{n}"),
+                                    body, table_id, self.name, line))
         return uid
 
-    i = 0
-    while i < len(tokens):
-        tok = tokens[i]
-        line = (tok.map[0] + 1) if tok.map else 0
-        where = f"{name}:{line}"
-        if tok.type == "heading_open":
-            level = int(tok.tag[1])
-            title, links = _inline_text(tokens[i + 1])
-            if links:
-                doc.problems.append(f"{where}: links are not allowed in headings")
-            if level == 1:
-                if seen_h1:
-                    doc.problems.append(f"{where}: a second level-1 heading; a file holds one chapter")
-                seen_h1 = True
-                doc.sections.append((chapter_id, ruleset, chapter, None, chapter_title, 1))
-                doc.units.append(_Unit(chapter_id, ruleset, chapter, chapter_id, "heading", 0,
-                                       chapter_title, " › ".join([ruleset_title, chapter_title]),
-                                       title, None, name, line))
-            else:
-                if not seen_h1:
-                    doc.problems.append(f"{where}: a level-{level} heading before the '# Chapter' heading")
-                slug = slugify(title)
-                if not slug:
-                    doc.problems.append(f"{where}: heading {clip(title)} has no letters or digits to make an id")
-                    slug = f"section-{line}"
-                while stack and stack[-1][0] >= level:
-                    stack.pop()
-                if not stack and slug == "tables":
-                    doc.problems.append(f"{where}: a top-level section may not be called 'Tables' (reserved)")
-                stack.append((level, slug, title))
-                parent = f"{chapter_id}/" + "/".join(s for _, s, _ in stack[:-1]) if len(stack) > 1 else chapter_id
-                section_id = f"{chapter_id}/" + "/".join(s for _, s, _ in stack)
-                doc.sections.append((section_id, ruleset, chapter, parent, title, level))
-                doc.units.append(_Unit(section_id, ruleset, chapter, section_id, "heading", 0,
-                                       " ".join(trail()), crumb(), title, None, name, line))
-            i += 3
-            continue
-        if tok.type in ("bullet_list_open", "ordered_list_open"):
-            depth += 1
-        elif tok.type in ("bullet_list_close", "ordered_list_close"):
-            depth -= 1
-        elif tok.type == "list_item_open":
-            item_first_para.append(True)
-        elif tok.type == "list_item_close":
-            item_first_para.pop()
-        elif tok.type == "paragraph_open":
-            body, links = _inline_text(tokens[i + 1])
-            directive = _TABLE_DIRECTIVE.match(body)
-            if directive and depth == 0:
-                pending_table = (directive.group(1), line, (directive.group(2) or "").strip())
-                if not _SLUG_RE.match(pending_table[0]):
-                    doc.problems.append(f"{where}: table name {clip(pending_table[0])} must be a lowercase slug")
-            elif body:
-                if not seen_h1:
-                    doc.problems.append(f"{where}: text before the '# Chapter' heading")
-                kind = "paragraph"
-                if item_first_para and item_first_para[-1]:
-                    kind = "item"
-                    item_first_para[-1] = False
-                uid = add_unit(kind, body, line)
-                for target, link_text in links:
-                    doc.refs.append((uid, target, link_text, where))
-            i += 3
-            continue
-        elif tok.type == "table_open":
-            tname, tline, ttitle = pending_table if pending_table else (section_id.rsplit("/", 1)[-1], line, "")
-            if pending_table and tline < line - 3:
-                doc.problems.append(f"{name}:{tline}: table name directive is not followed by a table")
-            pending_table = None
-            tid = f"{chapter_id}/tables/{tname}"
-            title = ttitle or (stack[-1][2] if stack else chapter_title)
-            table = _Table(tid, ruleset, chapter, section_id, tname, title, [], None, None, name, line)
-        elif tok.type == "thead_open":
-            in_thead = True
-        elif tok.type == "thead_close":
-            in_thead = False
-        elif tok.type == "tr_open":
-            row_cells = []
-            row_line = line
-        elif tok.type in ("th_open", "td_open"):
-            cell, links = _inline_text(tokens[i + 1])
-            row_cells.append(cell)
-            if links:
-                # Attributed to the row's unit id once the row closes.
-                for target, link_text in links:
-                    doc.refs.append(("@row", target, link_text, f"{name}:{row_line}"))
-            i += 3
-            continue
-        elif tok.type == "tr_close" and table is not None:
-            if in_thead:
-                table.columns = row_cells
-                die = _die_header(row_cells[0]) if row_cells else None
-                if die == "bad":
-                    # a roll of several dice is not one face each, and a d0 or a d1000000000
-                    # cannot be rolled (nor its coverage checked face by face)
-                    doc.problems.append(
-                        f"{name}:{row_line}: rollable table {table.id}: the die {clip(row_cells[0].strip())} "
-                        f"must be one die of 1 to {MAX_DIE_SIDES} sides, e.g. d6, 1d20, d100, d%")
-                elif die is not None:
-                    table.dice, table.sides = row_cells[0].strip(), die
-            else:
-                cells = row_cells + [""] * (len(table.columns) - len(row_cells))
-                body = " | ".join(c for c in cells if c)
-                uid = add_unit("row", body, row_line, table.id)
-                # Links found in this row's cells belong to the row unit.
-                for k in range(len(doc.refs) - 1, -1, -1):
-                    if doc.refs[k][0] != "@row":
-                        break
-                    doc.refs[k] = (uid, *doc.refs[k][1:])
-                low = high = None
-                if table.sides:
-                    rng = _parse_range(cells[0], table.sides)
-                    if rng is None:
-                        doc.problems.append(
-                            f"{name}:{row_line}: rollable table {table.id}: first cell {clip(cells[0])} "
-                            f"is not a face or a range of {table.dice}")
-                    else:
-                        low, high = rng
-                table.rows.append((uid, cells, low, high))
-        elif tok.type == "table_close" and table is not None:
-            _check_coverage(table, doc)
-            doc.tables.append(table)
-            table = None
-        i += 1
-    if not seen_h1:
-        doc.problems.append(f"{name}:1: no '# Chapter' heading")
-    if pending_table:
-        doc.problems.append(f"{name}:{pending_table[1]}: table name directive is not followed by a table")
+    # -- headings: the chapter (#) and its sections (## … ######) -------------------------------
+
+    def _heading(self, tok, inline, line: int) -> None:
+        title, links = _inline_text(inline)
+        if links:
+            self.doc.problems.append(f"{self.name}:{line}: links are not allowed in headings")
+        level = int(tok.tag[1])
+        if level == 1:
+            self._chapter_heading(title, line)
+        else:
+            self._section_heading(level, title, line)
+
+    def _chapter_heading(self, title: str, line: int) -> None:
+        if self.seen_h1:
+            self.doc.problems.append(f"{self.name}:{line}: a second level-1 heading; a file holds one chapter")
+        self.seen_h1 = True
+        self.doc.sections.append((self.chapter_id, self.ruleset, self.chapter, None, self.chapter_title, 1))
+        self.doc.units.append(_Unit(self.chapter_id, self.ruleset, self.chapter, self.chapter_id, "heading", 0,
+                                    self.chapter_title, " › ".join([self.ruleset_title, self.chapter_title]),
+                                    title, None, self.name, line))
+
+    def _section_heading(self, level: int, title: str, line: int) -> None:
+        where = f"{self.name}:{line}"
+        if not self.seen_h1:
+            self.doc.problems.append(f"{where}: a level-{level} heading before the '# Chapter' heading")
+        slug = slugify(title)
+        if not slug:
+            self.doc.problems.append(f"{where}: heading {clip(title)} has no letters or digits to make an id")
+            slug = f"section-{line}"
+        while self.stack and self.stack[-1][0] >= level:
+            self.stack.pop()
+        if not self.stack and slug == "tables":
+            self.doc.problems.append(f"{where}: a top-level section may not be called 'Tables' (reserved)")
+        self.stack.append((level, slug, title))
+        slugs = [s for _, s, _ in self.stack]
+        parent = f"{self.chapter_id}/" + "/".join(slugs[:-1]) if len(slugs) > 1 else self.chapter_id
+        self.section_id = f"{self.chapter_id}/" + "/".join(slugs)
+        self.doc.sections.append((self.section_id, self.ruleset, self.chapter, parent, title, level))
+        self.doc.units.append(_Unit(self.section_id, self.ruleset, self.chapter, self.section_id, "heading", 0,
+                                    " ".join(self._trail()), self._crumb(), title, None, self.name, line))
+
+    # -- lists and list items -------------------------------------------------------------------
+
+    def _list_open(self, tok, inline, line: int) -> None:
+        self.depth += 1
+
+    def _list_close(self, tok, inline, line: int) -> None:
+        self.depth -= 1
+
+    def _item_open(self, tok, inline, line: int) -> None:
+        self.item_first_para.append(True)
+
+    def _item_close(self, tok, inline, line: int) -> None:
+        self.item_first_para.pop()
+
+    # -- paragraphs: units (an item's first paragraph is the item) or a table-name directive -----
+
+    def _paragraph(self, tok, inline, line: int) -> None:
+        body, links = _inline_text(inline)
+        directive = _TABLE_DIRECTIVE.match(body)
+        if directive and self.depth == 0:
+            self._table_directive(directive, line)
+        elif body:
+            self._text_unit(body, links, line)
+
+    def _text_unit(self, body: str, links: list[tuple[str, str]], line: int) -> None:
+        where = f"{self.name}:{line}"
+        if not self.seen_h1:
+            self.doc.problems.append(f"{where}: text before the '# Chapter' heading")
+        kind = "paragraph"
+        if self.item_first_para and self.item_first_para[-1]:
+            kind = "item"
+            self.item_first_para[-1] = False
+        self._add_refs(self._add_unit(kind, body, line), links, where)
+
+    # -- cross-reference links ------------------------------------------------------------------
+
+    def _add_refs(self, from_id: str, links: list[tuple[str, str]], where: str) -> None:
+        for target, link_text in links:
+            self.doc.refs.append((from_id, target, link_text, where))
+
+    def _claim_row_refs(self, uid: str) -> None:
+        """Give the links found in the row's cells (added as from ``@row``) to the row unit ``uid``."""
+        refs = self.doc.refs
+        for k in range(len(refs) - 1, -1, -1):
+            if refs[k][0] != "@row":
+                break
+            refs[k] = (uid, *refs[k][1:])
+
+    # -- tables: the name directive, the die header, rows and their faces ------------------------
+
+    def _table_directive(self, directive: re.Match, line: int) -> None:
+        self.pending_table = (directive.group(1), line, (directive.group(2) or "").strip())
+        if not _SLUG_RE.match(self.pending_table[0]):
+            self.doc.problems.append(
+                f"{self.name}:{line}: table name {clip(self.pending_table[0])} must be a lowercase slug")
+
+    def _table_open(self, tok, inline, line: int) -> None:
+        pending = self.pending_table
+        tname, tline, ttitle = pending if pending else (self.section_id.rsplit("/", 1)[-1], line, "")
+        if pending and tline < line - 3:
+            self.doc.problems.append(f"{self.name}:{tline}: table name directive is not followed by a table")
+        self.pending_table = None
+        tid = f"{self.chapter_id}/tables/{tname}"
+        title = ttitle or (self.stack[-1][2] if self.stack else self.chapter_title)
+        self.table = _Table(tid, self.ruleset, self.chapter, self.section_id, tname, title, [], None, None,
+                            self.name, line)
+
+    def _thead_open(self, tok, inline, line: int) -> None:
+        self.in_thead = True
+
+    def _thead_close(self, tok, inline, line: int) -> None:
+        self.in_thead = False
+
+    def _row_open(self, tok, inline, line: int) -> None:
+        self.row_cells = []
+        self.row_line = line
+
+    def _cell(self, tok, inline, line: int) -> None:
+        cell, links = _inline_text(inline)
+        self.row_cells.append(cell)
+        self._add_refs("@row", links, f"{self.name}:{self.row_line}")  # claimed when the row closes
+
+    def _row_close(self, tok, inline, line: int) -> None:
+        if self.table is None:
+            return
+        if self.in_thead:
+            self._header_row(self.table)
+        else:
+            self._body_row(self.table)
+
+    def _header_row(self, table: _Table) -> None:
+        """The columns, and the die when the first header is one (the table is then rollable)."""
+        table.columns = self.row_cells
+        die = _die_header(self.row_cells[0]) if self.row_cells else None
+        if die == "bad":
+            # a roll of several dice is not one face each, and a d0 or a d1000000000
+            # cannot be rolled (nor its coverage checked face by face)
+            self.doc.problems.append(
+                f"{self.name}:{self.row_line}: rollable table {table.id}: the die "
+                f"{clip(self.row_cells[0].strip())} must be one die of 1 to {MAX_DIE_SIDES} sides, "
+                f"e.g. d6, 1d20, d100, d%")
+        elif die is not None:
+            table.dice, table.sides = self.row_cells[0].strip(), die
+
+    def _body_row(self, table: _Table) -> None:
+        cells = self.row_cells + [""] * (len(table.columns) - len(self.row_cells))
+        uid = self._add_unit("row", " | ".join(c for c in cells if c), self.row_line, table.id)
+        self._claim_row_refs(uid)
+        low, high = self._row_faces(table, cells[0]) if table.sides else (None, None)
+        table.rows.append((uid, cells, low, high))
+
+    def _row_faces(self, table: _Table, first_cell: str) -> tuple[int | None, int | None]:
+        """A rollable table row's (low, high) faces from its first cell, or (None, None) after a problem."""
+        rng = _parse_range(first_cell, table.sides)
+        if rng is None:
+            self.doc.problems.append(
+                f"{self.name}:{self.row_line}: rollable table {table.id}: first cell {clip(first_cell)} "
+                f"is not a face or a range of {table.dice}")
+            return None, None
+        return rng
+
+    def _table_close(self, tok, inline, line: int) -> None:
+        if self.table is not None:
+            _check_coverage(self.table, self.doc)
+            self.doc.tables.append(self.table)
+            self.table = None
+
+
+# Each token type the body walk acts on -> its handler, called as handler(walk, token, inline, line)
+# (inline: the token's inline content for _INLINE_OPENERS, else None); other tokens are passed over.
+_TOKEN_HANDLERS: dict[str, Callable] = {
+    "heading_open": _SourceBody._heading,
+    "bullet_list_open": _SourceBody._list_open,
+    "ordered_list_open": _SourceBody._list_open,
+    "bullet_list_close": _SourceBody._list_close,
+    "ordered_list_close": _SourceBody._list_close,
+    "list_item_open": _SourceBody._item_open,
+    "list_item_close": _SourceBody._item_close,
+    "paragraph_open": _SourceBody._paragraph,
+    "table_open": _SourceBody._table_open,
+    "thead_open": _SourceBody._thead_open,
+    "thead_close": _SourceBody._thead_close,
+    "tr_open": _SourceBody._row_open,
+    "th_open": _SourceBody._cell,
+    "td_open": _SourceBody._cell,
+    "tr_close": _SourceBody._row_close,
+    "table_close": _SourceBody._table_close,
+}
 
 
 def _check_coverage(table: _Table, doc: _Doc) -> None:
