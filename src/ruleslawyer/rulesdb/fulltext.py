@@ -220,25 +220,25 @@ def compile_query(query: str, *, db=None, rules=None) -> tuple[str, str]:
 # --------------------------------------------------------------------------------------------
 # Ranking
 
-_PART_SQL = ("SELECT {i}, units_fts.rowid, bm25(units_fts, {h}, 1.0, {t}), bm25(units_fts, 0.0, 1.0, 0.0), "
-             "bm25(units_fts, 1.0, 0.0, 0.0), s.ruleset, s.kind, s.title, s.number, s.lead "
-             "FROM units_fts CROSS JOIN search_units s ON s.rowid = units_fts.rowid "
-             "WHERE units_fts MATCH ?{filter}")
+_PART_SQL = ("SELECT {i}, rowid, bm25(units_fts, {h}, 1.0, {t}), bm25(units_fts, 0.0, 1.0, 0.0), "
+             "bm25(units_fts, 1.0, 0.0, 0.0) FROM units_fts WHERE units_fts MATCH ?{filter}")
 
 
-def _statement(compiled: Compiled, ruleset: str | None, big: bool) -> tuple[str, tuple]:
+def _statement(compiled: Compiled, ruleset: str | None, data: SearchData) -> tuple[str, tuple]:
     """One SQL statement running every part's ``MATCH`` (``UNION ALL``, each row tagged with its
-    part's number), and its parameters; kept on the compiled query."""
-    key = ("sql", big)
-    got = compiled.cache.get(key)
+    part's number), and its parameters; kept on the compiled query. A part scoped to a ruleset
+    reads the rowid runs of that ruleset's units (an FTS5 rowid range, no join)."""
+    got = compiled.cache.get("sql")
     if got is None:
         selects, params = [], []
         for i, p in enumerate(p for g in compiled.groups for p in g.parts):
             scope = ruleset if ruleset is not None else p.scope
-            sql = _PART_SQL.format(i=i, h=HEADING_WEIGHT, t=TRAIL_WEIGHT, filter=" AND s.ruleset = ?" if scope else "")
-            selects.append(f"SELECT * FROM ({sql} ORDER BY 3 LIMIT {GROUP_ROWS})" if big else sql)
-            params += [p.fts, scope] if scope else [p.fts]
-        got = compiled.cache[key] = (" UNION ALL ".join(selects), tuple(params))
+            runs = data.runs.get(scope, ((0, -1),)) if scope else ()
+            where = " OR ".join(["rowid BETWEEN ? AND ?"] * len(runs))
+            where = f" AND ({where})" if len(runs) > 1 else f" AND {where}" if runs else ""
+            selects.append(_PART_SQL.format(i=i, h=HEADING_WEIGHT, t=TRAIL_WEIGHT, filter=where))
+            params += [p.fts, *(x for run in runs for x in run)]
+        got = compiled.cache["sql"] = (" UNION ALL ".join(selects), tuple(params))
     return got
 
 
@@ -263,13 +263,17 @@ class _Unit:
         self.via: list[Part] = []
 
 
-def _run(conn: sqlite3.Connection, compiled: Compiled, ruleset: str | None, big: bool) -> dict[int, _Unit]:
-    """Run the query's one statement and combine its rows, group by group, into candidates."""
-    sql, params = _statement(compiled, ruleset, big)
-    parts = [p for g in compiled.groups for p in g.parts]
-    rows: list[list] = [[] for _ in parts]
+def _run(conn: sqlite3.Connection, compiled: Compiled, ruleset: str | None, data: SearchData) -> dict[int, _Unit]:
+    """Run the query's one statement and combine its rows, group by group, into candidates (a
+    part's best ``GROUP_ROWS`` rows by bm25 at most)."""
+    sql, params = _statement(compiled, ruleset, data)
+    rows: list[list] = [[] for _g in compiled.groups for _p in _g.parts]
     for row in _rows(conn, sql, params):
         rows[row[0]].append(row)
+    for k, got in enumerate(rows):
+        if len(got) > GROUP_ROWS:
+            rows[k] = sorted(got, key=lambda row: row[2])[:GROUP_ROWS]
+    meta = data.meta
     units: dict[int, _Unit] = {}
     label_bonus = LABEL_BONUS * (2.0 if compiled.definition else 1.0)
     k = 0
@@ -279,14 +283,14 @@ def _run(conn: sqlite3.Connection, compiled: Compiled, ruleset: str | None, big:
         # outranks it (with the word nowhere in the rules, the book's words are all there is)
         capped = ruleset is None and bool(rows[k]) and g.parts[0].factor == 1.0
         for p in g.parts:
-            _take(rows[k], p, g, label_bonus, capped, compiled, units, best)
+            _take(rows[k], p, g, label_bonus, capped, compiled, units, best, meta)
             k += 1
         _add(g, best, units)
     return units
 
 
 def _take(rows: list, p: Part, g: Group, label_bonus: float, capped: bool, compiled: Compiled,
-          units: dict[int, _Unit], best: dict[int, list]) -> None:
+          units: dict[int, _Unit], best: dict[int, list], meta: dict[int, tuple]) -> None:
     """Add one part's rows to its group's ``best`` (per unit: value, bm25, in the body, synonym
     parts, matched as typed); the best part counts.
 
@@ -297,12 +301,12 @@ def _take(rows: list, p: Part, g: Group, label_bonus: float, capped: bool, compi
     typed = p.factor == 1.0 and not any(a.note for a in p.alts)
     named, defining, factor = compiled.sections + compiled.lifted + p.sections, p.defining, p.factor
     cap = SYNONYM_CAP if capped and factor < 1.0 else 1e9
-    for _i, rowid, b, body, own, rs, kind, title, number, lead in rows:
+    for _i, rowid, b, body, own in rows:
         value = factor
         if body >= 0.0:
             if not (named and any(lo <= rowid <= hi for lo, hi in named)):
                 value *= OWN_TITLE_FACTOR if own < 0.0 else TRAIL_FACTOR
-        elif lead and own < 0.0:
+        elif own < 0.0 and meta[rowid][4]:
             value *= LEAD_FACTOR  # the opening of a section about the word
         if rowid in defining:
             value = min(value * (1.0 + label_bonus), cap)  # a definition counts more
@@ -311,7 +315,7 @@ def _take(rows: list, p: Part, g: Group, label_bonus: float, capped: bool, compi
             if rowid not in units:
                 if g.bonus:
                     continue
-                units[rowid] = _Unit(rs, kind, title, number, compiled.quantity)
+                units[rowid] = _Unit(*meta[rowid][:4], compiled.quantity)
             best[rowid] = got = [0.0, 0.0, False, [], False]
         if value > got[0]:
             got[0] = value
@@ -375,9 +379,8 @@ def _rank(units: dict[int, _Unit], compiled: Compiled, ruleset: str | None, limi
 # --------------------------------------------------------------------------------------------
 # Hits: text, snippet, marks
 
-_HIT_SQL = ("SELECT u.rowid, u.id, u.ruleset, u.breadcrumb, u.text, u.kind, u.section, u.body, u.heading, u.trail, "
-            "s.ascii FROM units u CROSS JOIN search_units s ON s.rowid = u.rowid "
-            "WHERE u.rowid IN ({})")
+_HIT_SQL = ("SELECT rowid, id, ruleset, breadcrumb, text, kind, section, body, heading, trail "
+            "FROM units WHERE rowid IN ({})")
 _FTS_HIT_SQL = ("SELECT rowid, snippet(units_fts, 1, '\ue000', '\ue001', '…', "
                 f"{SNIPPET_TOKENS}), highlight(units_fts, 0, '\ue000', '\ue001'), "
                 "highlight(units_fts, 2, '\ue000', '\ue001') FROM units_fts "
@@ -414,31 +417,33 @@ def _patterns(conn: sqlite3.Connection, data: SearchData, compiled: Compiled, ru
         each = {a: (frozenset(w for s in _meant(a) for w in forms.get(s, [s])), (a.prefix,) if a.prefix else ())
                 for a in alts}
         words = frozenset(w for ws, _p in each.values() for w in ws)
-        got = compiled.cache[ruleset] = {"all": (words, tuple(a.prefix for a in alts if a.prefix)), "each": each}
+        got = compiled.cache[ruleset] = {"all": _marker(words, tuple(a.prefix for a in alts if a.prefix)),
+                                          "each": each}
     return got
 
 
-def _found(low: str, marks: tuple[frozenset[str], tuple[str, ...]]) -> list[tuple[int, int]]:
-    """Spans of the whole words of ``low`` (lowercase ASCII text) in ``marks`` or starting with one of
-    its prefixes, in order."""
-    words, prefixes = marks
-    spans = []
-    n = len(low)
-    for w in (*words, *prefixes):
-        i = low.find(w)
-        while i >= 0:
-            j = i + len(w)
-            if (i == 0 or not low[i - 1].isalnum()) and (w in words and (j == n or not low[j].isalnum())
-                                                           or w not in words):
-                while j < n and low[j].isalnum():
-                    j += 1
-                spans.append((i, j))
-            i = low.find(w, j)
-    spans.sort()
-    return [s for k, s in enumerate(spans) if k == 0 or s[0] >= spans[k - 1][1]]
+_ALNUM = r"[^\W_]"  # a character str.isalnum() accepts
 
 
-def _mark(text: str, marks: tuple[frozenset[str], tuple[str, ...]], window: int = 0) -> str:
+def _marker(words: frozenset[str], prefixes: tuple[str, ...]) -> re.Pattern:
+    """One pattern finding the whole words in ``words`` and the words starting with one of
+    ``prefixes`` (a prefix that is itself one of ``words`` marks that word only)."""
+    def alts(ws):
+        return "|".join(re.escape(w) for w in sorted(ws, key=lambda w: (-len(w), w)) if w)
+
+    whole, start = alts(words), alts(set(prefixes) - words)
+    found = [f"(?:{whole})(?!{_ALNUM})"] if whole else []
+    found += [f"(?:{start}){_ALNUM}*"] if start else []
+    return re.compile(f"(?<!{_ALNUM})(?:{'|'.join(found)})" if found else "(?!)")
+
+
+def _found(low: str, marks: re.Pattern) -> list[tuple[int, int]]:
+    """Spans of the whole words of ``low`` (lowercase ASCII text) that ``marks`` (:func:`_marker`)
+    finds, in order."""
+    return [m.span() for m in marks.finditer(low)]
+
+
+def _mark(text: str, marks: re.Pattern, window: int = 0) -> str:
     """``text`` (ASCII words) escaped, every word in ``marks`` (or starting with one of its prefixes) in
     ``<mark>``; with ``window``, at most about that many characters around the first marked word, cut
     at spaces (``…`` where cut)."""
@@ -489,11 +494,11 @@ def _hits(conn: sqlite3.Connection, data: SearchData, ranked: list[tuple[float, 
     """The hits for ranked rowids: text and breadcrumb, the snippet and the heading with their marks."""
 
     rows = {r[0]: r for r in _rows(conn, _HIT_SQL.format(",".join("?" * len(ranked))), [r for _s, r in ranked])}
-    beyond = [r for r, row in rows.items() if not row[10]]
+    beyond = [r for r in rows if not data.meta[r][5]]
     fts = _fts_marks(conn, compiled, beyond, units) if beyond else {}
     hits = []
     for score, r in ranked:
-        _r, uid, rs, crumb, text, kind, section, body, heading, trail, _ascii = rows[r]
+        _r, uid, rs, crumb, text, kind, section, body, heading, trail = rows[r]
         u = units[r]
         if r in fts:
             snippet, marked = fts[r]
@@ -563,7 +568,7 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
                 if not query.strip() else
                 "Nothing searchable in that query; type a word or a phrase, e.g. parry or \"fighting on\".")
         return SearchResults(query=query, hint=hint)
-    units = _run(conn, compiled, ruleset, data.units > GROUP_ROWS)
+    units = _run(conn, compiled, ruleset, data)
     expr = _fts(compiled.groups)
     ranked = _rank(units, compiled, ruleset, limit)
     if ranked:

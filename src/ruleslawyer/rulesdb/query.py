@@ -141,6 +141,18 @@ class Compiled:
         self.cache: dict = {}
 
 
+def _runs(meta: dict[int, tuple]) -> dict[str, tuple[tuple[int, int], ...]]:
+    """The runs of consecutive rowids of each ruleset's units (one run each when built in order)."""
+    runs: dict[str, list[list[int]]] = {}
+    for rowid in sorted(meta):
+        got = runs.setdefault(meta[rowid][0], [])
+        if got and got[-1][1] == rowid - 1:
+            got[-1][1] = rowid
+        else:
+            got.append([rowid, rowid])
+    return {rs: tuple((lo, hi) for lo, hi in r) for rs, r in runs.items()}
+
+
 class SearchData:
     """Search data of one database, read from the tables the build wrote and kept on its handle.
 
@@ -153,6 +165,12 @@ class SearchData:
         self.rulesets: tuple[str, ...] = tuple(
             r[0] for r in rows(conn, "SELECT DISTINCT ruleset FROM chapters ORDER BY ruleset"))
         self.units: int = rows(conn, "SELECT max(rowid) FROM search_units")[0][0] or 1
+        #: ``{rowid: (ruleset, kind, title, number, lead, ascii)}``: what ranking reads of each unit
+        #: besides bm25 (read once, so the ``MATCH`` statement needs no join).
+        self.meta: dict[int, tuple] = {r[0]: r[1:] for r in rows(
+            conn, "SELECT rowid, ruleset, kind, title, number, lead, ascii FROM search_units")}
+        #: ``{ruleset: ((first rowid, last rowid), ...)}``: the runs of rowids of each ruleset's units.
+        self.runs: dict[str, tuple[tuple[int, int], ...]] = _runs(self.meta)
         self._synonyms: dict[tuple[int, str], list[tuple[str, tuple[str, ...], float]]] = {}
         self._labels: dict[str, list[tuple[int, int]]] = {}
         self._vocab: dict[int, list[tuple[str, int]]] | None = None
