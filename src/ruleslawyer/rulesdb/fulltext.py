@@ -493,8 +493,11 @@ def _hits(conn: sqlite3.Connection, data: SearchData, ranked: list[tuple[float, 
           compiled: Compiled) -> list[Hit]:
     """The hits for ranked rowids: text and breadcrumb, the snippet and the heading with their marks."""
 
-    rows = {r[0]: r for r in _rows(conn, _HIT_SQL.format(",".join("?" * len(ranked))), [r for _s, r in ranked])}
-    beyond = [r for r in rows if not data.meta[r][5]]
+    rows = data.hit_rows
+    missing = [r for _s, r in ranked if r not in rows]
+    if missing:
+        rows.update((r[0], r) for r in _rows(conn, _HIT_SQL.format(",".join("?" * len(missing))), missing))
+    beyond = [r for _s, r in ranked if not data.meta[r][5]]
     fts = _fts_marks(conn, compiled, beyond, units) if beyond else {}
     hits = []
     for score, r in ranked:

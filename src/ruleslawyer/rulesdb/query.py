@@ -171,6 +171,9 @@ class SearchData:
             conn, "SELECT rowid, ruleset, kind, title, number, lead, ascii FROM search_units")}
         #: ``{ruleset: ((first rowid, last rowid), ...)}``: the runs of rowids of each ruleset's units.
         self.runs: dict[str, tuple[tuple[int, int], ...]] = _runs(self.meta)
+        #: ``{rowid: (rowid, id, ruleset, breadcrumb, text, kind, section, body, heading, trail)}``: the
+        #: units' text read so far for hits (the database's own rows; never search results).
+        self.hit_rows: dict[int, tuple] = {}
         self._synonyms: dict[tuple[int, str], list[tuple[str, tuple[str, ...], float]]] = {}
         self._labels: dict[str, list[tuple[int, int]]] = {}
         self._vocab: dict[int, list[tuple[str, int]]] | None = None
