@@ -205,6 +205,28 @@ def test_the_mythras_duel_carries_bleed_into_later_rounds():
     assert ("mythras.bleed", "1-hp-per-round") in RULING.findall(panel.log_view.value)
 
 
+def test_the_darkmaster_skirmish_counts_its_conditions_down():
+    # examples/darkmaster/fight-skirmish.json. Round 1: Aldric d100 70 + (CMB 60 - Parry 20) - Grak's
+    # Parry 22 = 88, the row "at least 60": 4 hits (30 -> 26) and Bleeding 2/round for 2 Rounds; Mira's
+    # Blessing: CMB +20 for 1 Round. Round 2: Bleeding 26 -> 24 in the Assessment Phase; Aldric's CMB
+    # 60 + 20 = 80: 45 + (80 - 30) - 15 = 80, "at least 70": 6 hits, 24 -> 18. Round 3: Bleeding
+    # 18 -> 16 (its last Round); 80 + (60 - 20) - 10 = 110, "at least 100": 12 hits, 16 -> 4, Dying for
+    # 2 Rounds and Unconscious.
+    panel = FightPanel("darkmaster")
+    panel.resolve_button.click()
+    assert '<span class="rl-condition">Blessing CMB +20 (1 Round)</span>' in card(panel, "Aldric")
+    assert '<span class="rl-condition">Bleeding 2/round (2 Rounds)</span>' in card(panel, "Grak")
+    panel.resolve_button.click()
+    assert "Aldric splits CMB 80 (60 +20 Blessing): 50 to attack, 30 to Parry" in lines(panel, 2)
+    assert "Grak loses 2 hits to Bleeding: 26 -> 24; 1 more Round" in lines(panel, 2)
+    panel.resolve_button.click()
+    assert health(panel)["Grak"] == (4, 30)
+    grak = card(panel, "Grak")
+    for chip in ("Bleeding 2/round (0 Rounds)", "Dying (2 Rounds)", "Unconscious"):
+        assert f'<span class="rl-condition">{chip}</span>' in grak
+    assert "Blessing" not in card(panel, "Aldric")  # ended in round 3's Assessment Phase
+
+
 def test_the_handout_quotes_every_cited_rule_once_and_lists_the_rulings():
     panel = FightPanel()
     for _ in range(3):
@@ -334,7 +356,7 @@ def test_the_app_has_a_fight_tab_and_the_panel_displays_without_a_kernel():
     data = panel._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in data
     page = data["text/html"]
-    assert 'class="rl-panel rl-static' in page and 'data-combatant="Brute"' in page and "Fight log: 1 round(s)" in page
+    assert 'class="rl-panel rl-static' in page and 'data-combatant="Brute"' in page and "Fight log: 1 round, 10 lines" in page
     assert data["text/plain"].startswith("Fight: a whole fight, round by round: Round 1: Aldric: 7 health")
     assert len(page) < 100_000
 

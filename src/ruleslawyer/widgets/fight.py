@@ -138,6 +138,11 @@ def _flat(data: Mapping, prefix: str = "") -> dict[str, Any]:
     return out
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 round``, ``2 rounds``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _shown(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(_shown(v) for v in value) or "none"
@@ -259,7 +264,7 @@ def handout_markdown(fight, *, title: str = "", rules=None) -> str:
     rules = resolve_rules(rules)
     state = fight.state
     out = [f"# {title or f'A {cls.ruleset} fight'}", "",
-           f"Seed {fight.seed}; {state.round} round(s) resolved{'; the fight is over' if state.over else ''}.", "",
+           f"Seed {fight.seed}; {_count(state.round, 'round')} resolved{'; the fight is over' if state.over else ''}.", "",
            f"## Where they stand after round {state.round}", ""]
     out += [f"- {cls.summary(c)}" for c in state.combatants]
     cited: dict[str, None] = {}
@@ -601,9 +606,9 @@ class FightPanel:
         summary = f"Round {n}: " + "; ".join(cls.summary(c) for c in fight.state.combatants)
         summary += ". The fight is over." if fight.state.over else ""
         status = (f'{esc(self.title())}; fight seed <b class="rl-seed-used">{fight.seed}</b>; '
-                  f"{n} round(s) resolved; next: {self.dice.describe()}")
-        self.log_view.value = (f'<details class="rl-explain rl-log-all" open><summary>Fight log: {n} round(s), '
-                               f'{len(fight.log)} line(s)</summary>{log_html(fight.log, fight.rulings, rules=self.rules)}'
+                  f"{_count(n, 'round')} resolved; next: {self.dice.describe()}")
+        self.log_view.value = (f'<details class="rl-explain rl-log-all" open><summary>Fight log: {_count(n, "round")}, '
+                               f'{_count(len(fight.log), "line")}</summary>{log_html(fight.log, fight.rulings, rules=self.rules)}'
                                "</details>")
         if self.handout.layout.display != "none":
             self.export()
