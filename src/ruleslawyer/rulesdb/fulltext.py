@@ -417,33 +417,31 @@ def _patterns(conn: sqlite3.Connection, data: SearchData, compiled: Compiled, ru
         each = {a: (frozenset(w for s in _meant(a) for w in forms.get(s, [s])), (a.prefix,) if a.prefix else ())
                 for a in alts}
         words = frozenset(w for ws, _p in each.values() for w in ws)
-        got = compiled.cache[ruleset] = {"all": _marker(words, tuple(a.prefix for a in alts if a.prefix)),
-                                          "each": each}
+        got = compiled.cache[ruleset] = {"all": (words, tuple(a.prefix for a in alts if a.prefix)), "each": each}
     return got
 
 
-_ALNUM = r"[^\W_]"  # a character str.isalnum() accepts
+def _found(low: str, marks: tuple[frozenset[str], tuple[str, ...]]) -> list[tuple[int, int]]:
+    """Spans of the whole words of ``low`` (lowercase ASCII text) in ``marks`` or starting with one of
+    its prefixes, in order."""
+    words, prefixes = marks
+    spans = []
+    n = len(low)
+    for w in (*words, *prefixes):
+        i = low.find(w)
+        while i >= 0:
+            j = i + len(w)
+            if (i == 0 or not low[i - 1].isalnum()) and (w in words and (j == n or not low[j].isalnum())
+                                                           or w not in words):
+                while j < n and low[j].isalnum():
+                    j += 1
+                spans.append((i, j))
+            i = low.find(w, j)
+    spans.sort()
+    return [s for k, s in enumerate(spans) if k == 0 or s[0] >= spans[k - 1][1]]
 
 
-def _marker(words: frozenset[str], prefixes: tuple[str, ...]) -> re.Pattern:
-    """One pattern finding the whole words in ``words`` and the words starting with one of
-    ``prefixes`` (a prefix that is itself one of ``words`` marks that word only)."""
-    def alts(ws):
-        return "|".join(re.escape(w) for w in sorted(ws, key=lambda w: (-len(w), w)) if w)
-
-    whole, start = alts(words), alts(set(prefixes) - words)
-    found = [f"(?:{whole})(?!{_ALNUM})"] if whole else []
-    found += [f"(?:{start}){_ALNUM}*"] if start else []
-    return re.compile(f"(?<!{_ALNUM})(?:{'|'.join(found)})" if found else "(?!)")
-
-
-def _found(low: str, marks: re.Pattern) -> list[tuple[int, int]]:
-    """Spans of the whole words of ``low`` (lowercase ASCII text) that ``marks`` (:func:`_marker`)
-    finds, in order."""
-    return [m.span() for m in marks.finditer(low)]
-
-
-def _mark(text: str, marks: re.Pattern, window: int = 0) -> str:
+def _mark(text: str, marks: tuple[frozenset[str], tuple[str, ...]], window: int = 0) -> str:
     """``text`` (ASCII words) escaped, every word in ``marks`` (or starting with one of its prefixes) in
     ``<mark>``; with ``window``, at most about that many characters around the first marked word, cut
     at spaces (``…`` where cut)."""
