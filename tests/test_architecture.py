@@ -105,7 +105,6 @@ def test_each_module_imports_only_its_own_layer_or_lower():
     assert bad == []
 
 
-@pytest.mark.xfail(reason="in progress: lifted when the refactor lands", strict=False)
 def test_no_import_cycles_even_inside_functions():
     graph = _graph()
     # a package's lazy __init__ re-exports its submodules; count only module-to-module edges

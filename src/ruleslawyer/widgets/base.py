@@ -467,8 +467,8 @@ class PanelFrame:
 
 def add_tooltips(rows: Iterable[Any], *, rules=None, ruleset: str | None = None) -> None:
     """Give every control in ``rows`` (widgets, boxes of widgets) without a tooltip one: the glossary's
-    definition of its label with the citation (see :func:`ruleslawyer.widgets.glossary.field_tooltip`)."""
-    from .glossary import field_tooltip
+    definition of its label with the citation (see :func:`ruleslawyer.widgets.tooltips.field_tooltip`)."""
+    from .tooltips import field_tooltip
 
     stack = list(rows)
     while stack:
