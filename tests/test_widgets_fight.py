@@ -276,6 +276,22 @@ def test_a_typed_input_starts_a_fight_of_its_own():
     assert all(box.value == "" for box in panel.declare.values())  # no more rounds in the input
 
 
+def test_a_saved_fight_loads_and_goes_on_to_the_same_log():
+    # A fight saved after round 2 (Encounter.to_dict) with the example's rounds 3-5 to play on: its
+    # boxes hold round 3, and round 3 played from the save gives exactly the unbroken fight's log.
+    whole = FightPanel()
+    for _ in range(2):
+        whole.resolve_button.click()
+    data = json.loads(example_fights("mastery")[0].read_text(encoding="utf-8"))
+    panel = FightPanel(input={"fight": whole.fight.to_dict(), "rounds": data["rounds"][2:]})
+    assert panel.fight.state.round == 2 and panel.resolve_button.description == "Resolve round 3"
+    assert panel.dice.script.value == "side: 3; attack: 1 1 1 1; endurance: 2 3; trauma: 16"
+    panel.resolve_button.click()
+    whole.resolve_button.click()
+    assert panel.fight.log == whole.fight.log
+    assert '<b class="rl-field">input.fight</b>' in FightPanel(input={"fight": [1]}).output.value
+
+
 @pytest.mark.parametrize("ruleset", [rid for _, rid in fight_rulesets()])
 def test_every_fight_ruleset_plays_its_examples(ruleset):
     # Generic over Encounter: whatever ruleset has a fight engine (Darkmaster too, once it lands).

@@ -95,6 +95,8 @@ def _read_input(data: Any) -> dict:
             raise RulesInputError(f"input.rounds[{i}]", "a round is an object with declare and dice only")
         if not isinstance(r.get("declare", {}), Mapping) or not isinstance(r.get("dice", {}), Mapping):
             raise RulesInputError(f"input.rounds[{i}]", "declare and dice must be objects")
+    if "fight" in data and not isinstance(data["fight"], Mapping):
+        raise RulesInputError("input.fight", "must be a saved fight: the 'fight' member of ruleslawyer fight --json")
     if "fight" not in data and "combatants" not in data:
         raise RulesInputError("input.combatants", "required: the combatants (or a saved fight under 'fight')")
     return dict(data)
@@ -455,20 +457,19 @@ class FightPanel:
 
         data = _read_input(data)
         seed = data["seed"] if data.get("seed") is not None else (data.get("fight") or {}).get("seed")
+        self._start_from(data, [], new_seed() if seed is None else seed, {})
         self.frame.rulings.overrides.clear()
-        self._start_from(data, [], new_seed() if seed is None else seed)
         self.input_text.value = json.dumps(data, indent=1, ensure_ascii=False)
 
     def _start_typed(self) -> None:
         self.load_input(_read_text(self.input_text.value, "input"))
 
-    def _start_from(self, data: dict, played: list[dict], seed: Any) -> None:
-        """A new fight from ``data`` with ``seed`` and the rulings chosen, then ``played`` again (a round
-        refused on the way stops there, its declarations back in the boxes)."""
+    def _start_from(self, data: dict, played: list[dict], seed: Any, overrides: Mapping[str, str]) -> None:
+        """A new fight from ``data`` with ``seed`` and the ruling ``overrides``, then ``played`` again (a
+        round refused on the way stops there, its declarations back in the boxes)."""
         cls = self.encounter_class
-        overrides = dict(self.frame.rulings.overrides)
         if "fight" in data:
-            saved = data["fight"] if isinstance(data["fight"], Mapping) else {}
+            saved = data["fight"]
             fight = cls.from_dict(dict(saved, seed=seed, rulings={**(saved.get("rulings") or {}), **overrides}),
                                   rules=self.rules)
         else:
@@ -499,7 +500,7 @@ class FightPanel:
         def go() -> None:
             if not self.input:
                 raise RulesInputError("input", "load an example or start a fight of your own first")
-            self._start_from(self.input, list(self.played), self.dice.seed.value)
+            self._start_from(self.input, list(self.played), self.dice.seed.value, dict(self.frame.rulings.overrides))
         self.frame.guard(go)
 
     # -- playing -----------------------------------------------------------------------------------
