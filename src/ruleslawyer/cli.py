@@ -46,7 +46,7 @@ def command_modules() -> tuple[str, ...]:
 #: subparser (help formatters, gettext look-ups), so a cold ``ruleslawyer search`` skips the other
 #: twenty-odd. Every other command, and ``--help``, gets the full parser.
 SOLE_MODULE: dict[str, str] = {name: "ruleslawyer.commands.db"
-                               for name in ("build", "search", "show", "tables", "table", "roll")}
+                               for name in ("build", "search", "show", "toc", "tables", "table", "roll")}
 
 _GLOBAL_OPTIONS_WITH_VALUE = ("--db", "--house-rules")
 

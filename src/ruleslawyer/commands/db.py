@@ -1,8 +1,9 @@
-"""Database subcommands: build, search, show, tables, table, roll."""
+"""Database subcommands: build, search, show, toc, tables, table, roll."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 __all__ = ["register"]
@@ -17,7 +18,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("search", help="full-text search of the rules")
     p.__class__ = _SearchParser  # "-parry" is a word of the query, not an unknown option
     p.add_argument("query", nargs="+", help="words, \"a phrase\", or a prefix* (a word may start with -)")
-    p.add_argument("--ruleset", help="mastery, mythras, darkmaster (or a house-rules ruleset)")
+    p.add_argument("--ruleset", default=os.environ.get("RULESLAWYER_RULESET") or None,
+                   help="mastery, mythras, darkmaster (or a house-rules ruleset); default: $RULESLAWYER_RULESET, "
+                        "else every ruleset")
     p.add_argument("--limit", type=int, default=10, help="maximum hits (1-1000, default 10)")
     p.add_argument("--json", action="store_true", help="print the hits (and hint) as JSON")
     p.set_defaults(func=_search)
@@ -26,6 +29,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("id", help="citation id, e.g. mastery/combat/death/fighting-on#2")
     p.add_argument("--json", action="store_true", help="print the rule and its neighbours as JSON")
     p.set_defaults(func=_show)
+
+    p = sub.add_parser("toc", help="the table of contents: every chapter and section with its citation id")
+    p.add_argument("--ruleset", help="only this ruleset's sections")
+    p.add_argument("--json", action="store_true", help="print the sections as JSON")
+    p.set_defaults(func=_toc)
 
     p = sub.add_parser("tables", help="list the tables (rollable ones show their die)")
     p.add_argument("--ruleset", help="only this ruleset's tables (mastery, mythras, darkmaster, ...)")
@@ -123,6 +131,19 @@ def _show(args) -> int:
     print(f"> {ctx.rule.text}")
     for r in ctx.after:
         print(f"  {r.text}")
+    return 0
+
+
+def _toc(args) -> int:
+    from ruleslawyer.rulesdb.lookup import toc
+
+    entries = toc(args.ruleset, rules=args.rules)
+    if args.json:
+        from ruleslawyer.cli import print_json
+        print_json([e.to_dict() for e in entries])
+        return 0
+    for e in entries:
+        print(f"{'  ' * (e.level - 1)}{e.title}  [{e.id}]")
     return 0
 
 

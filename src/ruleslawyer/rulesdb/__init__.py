@@ -20,7 +20,7 @@ _EXPORTS = {
     "RulesDatabaseWarning": "db", "connect": "handle", "ensure_database": "db", "reset_cache": "handle",
     "Rule": "lookup", "RuleContext": "lookup", "TableInfo": "lookup", "UnknownIdError": "lookup",
     "all_ids": "lookup", "context": "lookup", "get_rule": "lookup", "list_tables": "lookup",
-    "load_table": "lookup", "rulesets": "lookup", "table": "lookup",
+    "load_table": "lookup", "rulesets": "lookup", "table": "lookup", "toc": "lookup", "TocEntry": "lookup",
     "Hit": "fulltext", "SearchResults": "fulltext", "complete": "fulltext", "search": "fulltext",
     "suggest": "fulltext",
     "define": "glossary", "compare": "concordance",

@@ -12,7 +12,7 @@ from .records import RULE_SQL as _RULE_SQL
 from .records import Rule, row_to_rule as _rule
 
 __all__ = ["Rule", "RuleContext", "TableInfo", "UnknownIdError", "get_rule", "context", "list_tables",
-           "load_table", "table", "rulesets", "all_ids"]
+           "load_table", "table", "rulesets", "all_ids", "TocEntry", "toc"]
 
 
 
@@ -136,3 +136,33 @@ def table(table_id: str, *, db=None, rules=None):
     frame.attrs["table_id"] = t.id
     frame.attrs["title"] = t.title
     return frame
+
+
+@dataclass(frozen=True)
+class TocEntry:
+    """One section of the table of contents: its citation id, ruleset, title and heading level (1 = chapter)."""
+
+    id: str
+    ruleset: str
+    title: str
+    level: int
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def toc(ruleset: str | None = None, *, db=None, rules=None) -> list[TocEntry]:
+    """Every section heading in book order (each ruleset's chapters, then their sections).
+
+    Raises:
+        RulesInputError: unknown ruleset (field ``ruleset``; the message lists them).
+    """
+    from ruleslawyer.errors import RulesInputError
+
+    conn = connect(rules or db)
+    known = [r[0] for r in conn.execute("SELECT DISTINCT ruleset FROM sections ORDER BY ruleset")]
+    if ruleset is not None and ruleset not in known:
+        raise RulesInputError("ruleset", f"unknown ruleset {ruleset!r}; choose one of: {', '.join(known)}")
+    rows = conn.execute("SELECT id, ruleset, title, level FROM sections"
+                        + (" WHERE ruleset = ?" if ruleset else "") + " ORDER BY ord", (ruleset,) if ruleset else ())
+    return [TocEntry(r[0], r[1], r[2], r[3]) for r in rows]
