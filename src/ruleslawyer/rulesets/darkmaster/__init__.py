@@ -6,7 +6,7 @@ Every placement cites the chapter (``darkmaster/combat/...``), a supplement tabl
 
 from __future__ import annotations
 
-import importlib
+from ruleslawyer.lazy import lazy_exports
 
 # Names load on first use (PEP 562), so the registry, the CLI and the rules database can import
 # this package's declaration (``.ruleset``) and command module without loading the engine.
@@ -44,18 +44,7 @@ _EXPORTS = {
 }
 
 
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    imported = importlib.import_module(f".{module}", __name__)
-    value = imported if module == name else getattr(imported, name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 __all__ = [
     "Action", "ActionKind", "ActionType", "Assessment", "Combatant", "Condition", "DarkmasterEncounter", "Declaration",
