@@ -58,7 +58,9 @@ def test_thousands_of_combatants_sequence_quickly_and_a_repeated_name_is_named_n
     from ruleslawyer.rulesets.mastery import sequence_from_dict
     from ruleslawyer.rulesets.mythras import InitiativeCombatant, roll_initiative
 
-    n = 3000
+    from ruleslawyer.limits import INPUT_ITEMS
+
+    n = INPUT_ITEMS  # as many combatants as an input may hold (README "Limits"); one more is refused below
     start = time.perf_counter()
     mastery = [{"name": f"c{i}", "side": "pcs" if i % 2 else "enemies", "declaration": {"weapon": "dagger"}}
                for i in range(n)]
@@ -69,7 +71,9 @@ def test_thousands_of_combatants_sequence_quickly_and_a_repeated_name_is_named_n
     roll_initiative([InitiativeCombatant.from_dict({"name": f"c{i}", "initiative_modifier": i % 20}, "c")
                      for i in range(n)], seed=1)
     assert time.perf_counter() - start < 20
-    # one name used twice among thousands: the error names it, and stays one short line
+    # one name used twice among a thousand: the error names it, and stays one short line
     with pytest.raises(RulesInputError) as exc:
-        sequence_from_dict({"combatants": [*mastery, {"name": "c7", "side": "pcs"}]})
+        sequence_from_dict({"combatants": [*mastery[:-1], {"name": "c7", "side": "pcs"}]})
     assert exc.value.field == "combatants" and "'c7'" in exc.value.message and len(str(exc.value)) < 200
+    with pytest.raises(RulesInputError, match="combatants: must hold 1 to 1,000 items, got 1,001"):
+        sequence_from_dict({"combatants": [*mastery, {"name": "extra", "side": "pcs"}]})

@@ -57,14 +57,14 @@ def roll_open_ended(dice: Dice, slot: str = "cmb", rulings: Mapping[str, str] | 
     t = _tables.table("open_ended", resolve_rules(rules))
     first = roll_table(t, dice=dice, slot=slot)
     end = _kind(first.row)
-    children = [Step.of(StepKind.ROLL, f"d100: {d100_label(first.roll)}", value=first.roll,
+    children = [Step.of(StepKind.ROLL, "d100 rolled", value=first.roll, detail=f"read {d100_label(first.roll)}",
                         cites=[Citation(first.row.unit_id, first.row.cells[0])])]
     faces, capped, uses = [first.roll], False, []
     if end is not None:
         capped, uses = _open_end(t, first.row, end, dice, slot, rulings, faces, children)
     sign = -1 if end == "low" else 1
     total = faces[0] + sign * sum(faces[1:])
-    trace = Step.of(StepKind.RESULT, f"Open-ended d100: {total}", value=total,
+    trace = Step.of(StepKind.RESULT, "Open-ended d100 total", value=total,
                     detail=" ".join(f"{'' if i == 0 else ('+ ' if sign > 0 else '− ')}{f}" for i, f in enumerate(faces))
                     + (" (stopped at the cap)" if capped else ""),
                     rulings=list(dict.fromkeys(uses)), children=children)
@@ -91,8 +91,9 @@ def _open_end(t, row, end: str, dice: Dice, slot: str, rulings: Mapping[str, str
         cites = [Citation(row.unit_id, f"{end} open end")]
         if again and end == "high":
             cites.append(Citation(high_row.unit_id, "96 or more: roll again"))
-        children.append(Step.of(StepKind.ROLL, f"{'+' if end == 'high' else '−'} d100: {d100_label(face)}",
-                                value=face, cites=cites, rulings=[low_use] if again and low_use else []))
+        children.append(Step.of(StepKind.ROLL, f"{'added' if end == 'high' else 'subtracted'}: d100 rolled again",
+                                value=face, detail=f"read {d100_label(face)}", cites=cites,
+                                rulings=[low_use] if again and low_use else []))
         if not again:
             return False, uses
     return True, uses + [cap_use]
