@@ -2,14 +2,19 @@
 :class:`~ruleslawyer.tables.RuleTable`. The lowest module of the look-up: it takes a connection and
 imports neither the rules handle nor the look-up functions built on it."""
 
+
 from __future__ import annotations
 
 import json
 import re
 from dataclasses import asdict, dataclass
 
+from typing import TYPE_CHECKING
+
 from ruleslawyer.errors import UnknownIdError
-from ruleslawyer.tables import RuleTable, TableRow
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ruleslawyer.tables import RuleTable
 
 __all__ = ["Rule", "RULE_SQL", "row_to_rule", "clean_id", "read_rule", "read_table"]
 
@@ -79,12 +84,14 @@ def read_rule(conn, rule_id: str) -> Rule:
     return row_to_rule(row)
 
 
-def read_table(conn, table_id: str) -> RuleTable:
+def read_table(conn, table_id: str) -> "RuleTable":
     """The table ``table_id`` read on ``conn`` (pure data for the engines).
 
     Raises:
         UnknownIdError: no table has that id (the message lists similar ones).
     """
+    from ruleslawyer.tables import RuleTable, TableRow  # the engines' table type; a cold search needs none
+
     tid = clean_id(table_id)
     t = conn.execute("SELECT * FROM rule_tables WHERE id = ?", (tid,)).fetchone()
     if t is None:
