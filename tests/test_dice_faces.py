@@ -106,3 +106,8 @@ def test_table_prints_every_rule_whole(db):
     probe = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                            env={**os.environ, "RULESLAWYER_DB": str(db)})
     assert probe.stderr.strip().splitlines()[-1] == "False"  # the CLI's table printing does not load pandas
+
+
+def test_a_table_roll_names_the_row_it_cites(db):
+    r = rulesdb.roll("mastery/combat/tables/trauma", roll="00", rules=rulesdb.open_rules(db))
+    assert r.citation == r.row.unit_id and r.citation.startswith("mastery/combat/") and r.roll == 100

@@ -91,6 +91,11 @@ class TableRoll(TracedResult):
     def cells(self) -> dict[str, str]:
         return self.row.as_dict(self.columns)
 
+    @property
+    def citation(self) -> str:
+        """The citation id of the row rolled (``mastery/combat/wounds-injuries-and-trauma/trauma-table#5``)."""
+        return self.row.unit_id
+
 
 def roll_table(table: RuleTable, *, roll: int | None = None, dice: Dice | None = None,
                slot: str = "table") -> TableRoll:
