@@ -102,3 +102,15 @@ def test_a_gm_word_shows_how_it_reached_the_book():
     first = panel.results.hits[0]
     assert first.matched_via and "health" in first.matched_via[0]
     assert f'<div class="rl-via">{esc("; ".join(first.matched_via))}</div>' in panel.hit_snippets[0].value
+
+
+def test_a_hit_found_through_its_heading_says_so_in_the_panel():
+    panel = SearchPanel("fighting", "mastery")
+    through_heading = [i for i, h in enumerate(panel.results.hits) if h.matched_heading]
+    assert through_heading  # "fighting" reaches Fighting On's paragraphs through their heading
+    for i, h in enumerate(panel.results.hits):
+        shown = panel.hit_snippets[i].value
+        if i in through_heading:
+            assert 'matched in the heading: Death › <mark>Fighting</mark> On' in shown
+        else:
+            assert "matched in the heading" not in shown

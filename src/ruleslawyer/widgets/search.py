@@ -131,7 +131,10 @@ class SearchPanel:
                 via = getattr(h, "matched_via", ())
                 self.hit_snippets[i].value = (f'<div class="rl-hit-snippet">{h.snippet}</div>'
                                               f'<div class="rl-hit-id" data-rule-id="{esc(h.id)}">{esc(h.id)}</div>'
-                                              + (f'<div class="rl-via">{esc("; ".join(via))}</div>' if via else ""))
+                                              + (f'<div class="rl-via">{esc("; ".join(via))}</div>' if via else "")
+                                              # a hit found through its heading says so (escaped, <mark> added)
+                                              + (f'<div class="rl-hit-heading">matched in the heading: '
+                                                 f'{h.matched_heading}</div>' if h.matched_heading else ""))
                 box.layout.display = None
             else:
                 box.layout.display = "none"
