@@ -140,6 +140,14 @@ def test_no_import_cycles_even_inside_functions():
     assert cycles == []
 
 
+
+def test_commands_never_import_the_entry_module():
+    """``ruleslawyer.cli`` imports the command modules; they print through ``ruleslawyer.commands.output``
+    and never import the entry module back (function-level imports included)."""
+    back = [f"{mod} -> {dep}" for mod, deps in _graph().items() if mod.startswith("ruleslawyer.commands")
+            for dep in deps if dep == "ruleslawyer.cli" or dep.startswith("ruleslawyer.cli.")]
+    assert back == []
+
 PUBLIC = ["ruleslawyer", "ruleslawyer.errors", "ruleslawyer.registry", "ruleslawyer.trace", "ruleslawyer.dice",
           "ruleslawyer.tables", "ruleslawyer.render", "ruleslawyer.rulesdb", "ruleslawyer.rulesdb.handle",
           "ruleslawyer.widgets", "ruleslawyer.odds", "ruleslawyer.rulesets.mastery", "ruleslawyer.rulesets.mythras",

@@ -14,6 +14,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from ruleslawyer.commands.output import OUTPUT as _OUTPUT, print_json, start_output, write_stdout
 from ruleslawyer.errors import RulesError, SourcesError
 
 __all__ = ["main", "build_parser", "command_modules", "print_json", "write_stdout", "COMMAND_MODULES",
@@ -49,41 +50,6 @@ SOLE_MODULE: dict[str, str] = {name: "ruleslawyer.commands.db"
                                for name in ("build", "search", "show", "toc", "tables", "table", "roll")}
 
 _GLOBAL_OPTIONS_WITH_VALUE = ("--db", "--house-rules")
-
-
-#: What this run of :func:`main` has written: an error document must not follow a JSON result.
-_OUTPUT = {"json": False}
-
-
-def print_json(obj) -> None:
-    """Print ``obj`` (a dict/list, or anything with ``to_dict()``) as indented JSON, in one write.
-
-    The whole document is built first, so a failure leaves nothing half written; text that is not
-    valid Unicode (a lone surrogate from undecodable command-line bytes) is written as a ``\\uXXXX``
-    escape, so standard output is always one valid UTF-8 JSON document. NaN and infinities are not
-    JSON: they raise ValueError (a bug, reported as such) instead of being written.
-    """
-    import json
-
-    if hasattr(obj, "to_dict"):
-        obj = obj.to_dict()
-    text = json.dumps(obj, ensure_ascii=False, indent=2, default=str, allow_nan=False) + "\n"
-    _OUTPUT["json"] = True
-    write_stdout(text)
-
-
-def write_stdout(text: str) -> None:
-    """Write ``text`` to standard output in one piece, as UTF-8; anything unencodable (a lone
-    surrogate) as a backslash escape. Write errors (a full disk, a closed pipe) are raised."""
-    data = text.encode("utf-8", "backslashreplace")
-    out = sys.stdout
-    buffer = getattr(out, "buffer", None)
-    if buffer is None:  # a text-only stream (a test's StringIO)
-        out.write(data.decode("utf-8"))
-        return
-    out.flush()
-    buffer.write(data)
-    buffer.flush()
 
 
 def build_parser(modules: Sequence[str] | None = None) -> argparse.ArgumentParser:
@@ -128,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     name = _command_name(argv)
     parser = build_parser((SOLE_MODULE[name],) if name in SOLE_MODULE else None)
-    _OUTPUT["json"] = False
+    start_output()
     args = _parse(parser, argv)
     import warnings
 

@@ -229,7 +229,7 @@ def _doctor(args) -> int:
     checks = doctor_checks(args.rules)
     failed = any(c["status"] == "error" for c in checks)
     if args.json:
-        from ruleslawyer.cli import print_json
+        from ruleslawyer.commands.output import print_json
 
         print_json({"ok": not failed, "warnings": sum(c["status"] == "warn" for c in checks), "checks": checks})
     else:

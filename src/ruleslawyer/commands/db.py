@@ -84,7 +84,7 @@ def _build(args) -> int:
     else:
         report = args.rules.rebuild()
     if args.json:
-        from ruleslawyer.cli import print_json
+        from ruleslawyer.commands.output import print_json
         print_json({"path": str(report.path), "files": report.files, "sections": report.sections,
                     "units": report.units, "tables": report.tables, "refs": report.refs,
                     "digest": report.digest})
@@ -99,7 +99,7 @@ def _search(args) -> int:
 
     results = search(" ".join(args.query), ruleset=args.ruleset, limit=args.limit, rules=args.rules)
     if args.json:
-        from ruleslawyer.cli import print_json
+        from ruleslawyer.commands.output import print_json
         print_json(results)
         return 0
     if not results:
@@ -120,7 +120,7 @@ def _show(args) -> int:
 
     ctx = context(args.id, rules=args.rules)
     if args.json:
-        from ruleslawyer.cli import print_json
+        from ruleslawyer.commands.output import print_json
         print_json(ctx)
         return 0
     print(ctx.rule.breadcrumb)
@@ -139,7 +139,7 @@ def _toc(args) -> int:
 
     entries = toc(args.ruleset, rules=args.rules)
     if args.json:
-        from ruleslawyer.cli import print_json
+        from ruleslawyer.commands.output import print_json
         print_json([e.to_dict() for e in entries])
         return 0
     for e in entries:
@@ -152,7 +152,7 @@ def _tables(args) -> int:
 
     tables = list_tables(args.ruleset, rules=args.rules)
     if args.json:
-        from ruleslawyer.cli import print_json
+        from ruleslawyer.commands.output import print_json
         print_json([t.to_dict() for t in tables])
         return 0
     width = max((len(t.id) for t in tables), default=0)
@@ -175,7 +175,7 @@ def _table(args) -> int:
         writer.writeheader()
         writer.writerows(records)
     elif args.json:
-        from ruleslawyer.cli import print_json
+        from ruleslawyer.commands.output import print_json
         print_json({"id": t.id, "title": t.title, "columns": [*t.columns, "citation"], "rows": records})
     else:
         print(t.title)
@@ -206,7 +206,7 @@ def _roll(args) -> int:
 
     result = roll(args.id, roll=args.roll, seed=args.seed, rules=args.rules)
     if args.json:
-        from ruleslawyer.cli import print_json
+        from ruleslawyer.commands.output import print_json
         print_json(result)
         return 0
     print(f"{result.dice} = {result.roll}" + (f"  (seed {result.seed})" if result.seed is not None else ""))

@@ -54,7 +54,7 @@ def _rounds(data: dict, limit: int | None) -> list[dict]:
 
 
 def _fight(args) -> int:
-    from ruleslawyer.cli import print_json
+    from ruleslawyer.commands.output import print_json
     from ruleslawyer.commands import engines
 
     cls = encounter_class(args.ruleset)

@@ -35,7 +35,7 @@ def _compare(args) -> int:
     if not args.concept:
         items = concepts()
         if args.json:
-            from ruleslawyer.cli import print_json
+            from ruleslawyer.commands.output import print_json
             print_json(items)
         else:
             for c in items:
@@ -43,7 +43,7 @@ def _compare(args) -> int:
         return 0
     result = compare(" ".join(args.concept), rules=args.rules)
     if args.json:
-        from ruleslawyer.cli import print_json
+        from ruleslawyer.commands.output import print_json
         print_json(result)
         return 0
     print(result.title)
@@ -61,7 +61,7 @@ def _define(args) -> int:
 
     result = define(" ".join(args.term), ruleset=args.ruleset, rules=args.rules)
     if args.json:
-        from ruleslawyer.cli import print_json
+        from ruleslawyer.commands.output import print_json
         print_json(result)
         return 0
     if not result:
@@ -81,7 +81,7 @@ def _audit(args) -> int:
 
     report = audit(args.ruleset, include_supplements=args.supplements, rulings=all_rulings(), rules=args.rules)
     if args.json:
-        from ruleslawyer.cli import print_json
+        from ruleslawyer.commands.output import print_json
         print_json(report)
         return 0
     print(report.to_markdown(), end="")

@@ -57,7 +57,7 @@ def _dist_lines(title: str, dist, limit: int = 40) -> list[str]:
 
 def _print(result, lines: list[str], as_json: bool) -> int:
     if as_json:
-        from ruleslawyer.cli import print_json
+        from ruleslawyer.commands.output import print_json
 
         print_json(result)
         return 0
@@ -89,7 +89,7 @@ def _rulings(args, data: dict) -> dict[str, str]:
 
 def _mastery(args) -> int:
     if args.schema:
-        from ruleslawyer.cli import print_json
+        from ruleslawyer.commands.output import print_json
 
         print_json(ODDS_SCHEMA)
         return 0
@@ -119,7 +119,7 @@ def _mastery(args) -> int:
 
 def _mythras(args) -> int:
     if args.schema:
-        from ruleslawyer.cli import print_json
+        from ruleslawyer.commands.output import print_json
 
         print_json(ODDS_SCHEMA)
         return 0

@@ -17,7 +17,7 @@ def _rulings(args) -> int:
         known = sorted({r.ruleset for r in all_rulings()})
         raise RulesInputError("ruleset", f"no rulings for {args.ruleset!r}; rulesets with rulings: {', '.join(known)}")
     if args.json:
-        from ruleslawyer.cli import print_json
+        from ruleslawyer.commands.output import print_json
 
         print_json([r.to_dict() for r in found])
         return 0
