@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
@@ -34,7 +34,7 @@ from .schema import ACTION, COMBATANT, combatant_field
 from .weapons import find_length
 
 __all__ = [
-    "ActionType", "ActionKind", "Side", "Assessment", "Action", "Combatant", "Refusal", "DeclarationError",
+    "ActionType", "ActionKind", "Side", "Assessment", "ActionSpec", "Action", "Combatant", "Refusal", "DeclarationError",
     "Declared", "FULL_HALF_PENALTY", "DASHING_PENALTY", "check_declarations", "MAX_CMB", "combatant_field",
 ]
 
@@ -92,8 +92,10 @@ _ROUNDS_RE = re.compile(r"\((\d+)\)\s*$")
 
 
 @dataclass(frozen=True)
-class Action:
-    """One declared action.
+class ActionSpec:
+    """What a character declares of an action, whatever Round of it this is: the fields the Tactical
+    Round Sequence's :class:`Action` and a fight's declared action
+    (:class:`~.fight_state.FightAction`) share, kept here once.
 
     Attributes:
         name: e.g. ``"Longsword attack"``; a trailing ``(2)`` (``"Load (2)"``) makes it a Multi-Round Action.
@@ -111,9 +113,6 @@ class Action:
         thrown_in_hand: ranged: a readied thrown weapon already held in hand.
         readied: held until a circumstance arises (resolves outside the TRS).
         rounds: duration of a Multi-Round Action (None: read from the name, else 1).
-        round: which Round of it this is (1..rounds).
-        interrupted: the Multi-Round Action was interrupted (it is lost).
-        continuing: carries on what the character was doing last Round.
     """
 
     name: str
@@ -130,13 +129,11 @@ class Action:
     thrown_in_hand: bool = False
     readied: bool = False
     rounds: int | None = None
-    round: int = 1
-    interrupted: bool = False
-    continuing: bool = False
 
     @property
     def duration(self) -> int:
-        """Rounds the action takes: ``rounds``, else the ``(n)`` in the name, else 1."""
+        """Rounds the action takes (``multi-round-actions#1``): ``rounds``, else the ``(n)`` in the name,
+        else 1."""
         if self.rounds is not None:
             return self.rounds
         m = _ROUNDS_RE.search(self.name)
@@ -145,6 +142,26 @@ class Action:
     @property
     def multi_round(self) -> bool:
         return self.duration > 1
+
+    def spec(self) -> dict[str, Any]:
+        """The declared fields (those of :class:`ActionSpec`) by name."""
+        return {f.name: getattr(self, f.name) for f in fields(ActionSpec)}
+
+
+@dataclass(frozen=True)
+class Action(ActionSpec):
+    """One declared action in the Round being sequenced: its :class:`ActionSpec` fields (``name``,
+    ``type``, ``kind``, ... ``rounds``, in that order) and where it stands this Round.
+
+    Attributes:
+        round: which Round of it this is (1..rounds).
+        interrupted: the Multi-Round Action was interrupted (it is lost).
+        continuing: carries on what the character was doing last Round.
+    """
+
+    round: int = 1
+    interrupted: bool = False
+    continuing: bool = False
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from ruleslawyer.inputs import Bool, Choice, Either, Int, ListOf, Name, Obj, Tex
 from ruleslawyer.limits import INPUT_NUMBER
 from ruleslawyer.trace import to_jsonable
 
-from .actions import MAX_CMB, Action, ActionKind, ActionType, Assessment, Side
+from .actions import MAX_CMB, Action, ActionKind, ActionSpec, ActionType, Assessment, Side
 
 __all__ = ["Condition", "Outcome", "FightAction", "Declaration", "Ongoing", "Fighter", "read_condition",
            "read_result", "select_outcomes", "read_action", "read_declaration", "read_fighter", "BLEEDING", "DYING", "UNCONSCIOUS",
@@ -244,43 +244,20 @@ def select_outcomes(result: tuple[Outcome, ...], total: int | None) -> tuple[Out
 
 # -- actions and declarations --------------------------------------------------------------------
 
-_TRS_FIELDS = ("name", "type", "kind", "target", "weapon_length", "weapon", "positional_bonus", "dashing",
-               "instant", "prepared_rounds", "reloaded_before", "thrown_in_hand", "readied", "rounds")
-
-
 @dataclass(frozen=True)
-class FightAction:
-    """A declared action: the TRS action (:class:`~.actions.Action`'s fields) plus ``trigger`` (a Readied
-    Action's circumstance: a combatant's name), ``bonus`` (a GM modifier to its roll) and ``result``
-    (its :class:`Outcome` s)."""
+class FightAction(ActionSpec):
+    """A declared action: the TRS action's declared fields (:class:`~.actions.ActionSpec`: ``name``,
+    ``type``, ``kind``, ... ``rounds``) plus ``trigger`` (a Readied Action's circumstance: a combatant's
+    name), ``bonus`` (a GM modifier to its roll) and ``result`` (its :class:`Outcome` s)."""
 
-    name: str
-    type: ActionType | None = None
-    kind: ActionKind = ActionKind.OTHER
-    target: str | None = None
-    weapon_length: str | None = None
-    weapon: str | None = None
-    positional_bonus: bool = False
-    dashing: bool = False
-    instant: bool = False
-    prepared_rounds: int = 0
-    reloaded_before: bool = False
-    thrown_in_hand: bool = False
-    readied: bool = False
     trigger: str | None = None
-    rounds: int | None = None
     bonus: int = 0
     result: tuple[Outcome, ...] = ()
 
     def trs(self, round_number: int = 1, continuing: bool = False) -> Action:
         """The Tactical Round Sequence's action: Round ``round_number`` of a Multi-Round Action,
         ``continuing`` last Round's action."""
-        return Action(**{k: getattr(self, k) for k in _TRS_FIELDS}, round=round_number, continuing=continuing)
-
-    @property
-    def duration(self) -> int:
-        """Rounds it takes (``multi-round-actions#1``: ``rounds``, else the ``(n)`` of its name, else 1)."""
-        return self.trs().duration
+        return Action(**self.spec(), round=round_number, continuing=continuing)
 
     def to_dict(self) -> dict:
         out = _plain(self)
