@@ -49,6 +49,8 @@ class Ruleset:
         order: display order among rulesets (tabs, comparison columns); ties go by id.
         encounter: ``"module:ClassName"`` of its :class:`ruleslawyer.encounter.Encounter` subclass
             (a whole fight across rounds), or None.
+        examples: a few questions a GM might ask of it, in its own words (``"What happens at 0
+            health?"``), offered by the search panel while its box is empty; ``()``: generic ones.
     """
 
     id: str
@@ -61,6 +63,7 @@ class Ruleset:
     concordance: Path | None = None
     order: int = 100
     encounter: str | None = None
+    examples: tuple[str, ...] = ()
 
     def ruling_objects(self) -> "tuple[Ruling, ...]":
         """The ruleset's rulings (its ``rulings`` module's ``RULINGS``), registered for look-up."""

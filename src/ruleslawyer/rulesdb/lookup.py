@@ -1,20 +1,41 @@
-"""Looking rules and tables up by citation id."""
+"""Looking rules and tables up by citation id; the table of contents; the session's default ruleset.
+
+**The session's ruleset.** :func:`set_session_ruleset` makes one ruleset the default of a rules
+handle for the rest of the process (a notebook's kernel): :func:`toc` called without a ruleset lists
+only its sections, and the search panel sets it when the GM picks a ruleset there. It is the
+notebook's counterpart of the CLI's ``--ruleset`` default ``$RULESLAWYER_RULESET``, kept on the
+handle (never in ``os.environ``); ``set_session_ruleset(None)`` goes back to every ruleset.
+"""
 
 from __future__ import annotations
 
 import json
+import weakref
 from dataclasses import asdict, dataclass
 
-from ruleslawyer.errors import UnknownIdError
+from ruleslawyer.errors import RulesInputError, UnknownIdError
 
-from .handle import connect, resolve_rules
+from .handle import Rules, connect, resolve_rules
 from .records import RULE_SQL as _RULE_SQL
 from .records import Rule, row_to_rule as _rule
 
 __all__ = ["Rule", "RuleContext", "TableInfo", "UnknownIdError", "get_rule", "context", "list_tables",
-           "load_table", "table", "rulesets", "all_ids", "TocEntry", "toc"]
+           "load_table", "table", "rulesets", "all_ids", "TocEntry", "toc", "SESSION", "set_session_ruleset",
+           "session_ruleset", "in_session", "GENERIC_EXAMPLES", "example_questions"]
 
 
+class _SessionDefault:
+    """The type of :data:`SESSION`."""
+
+    def __repr__(self) -> str:
+        return "SESSION"
+
+
+#: The default of a ``ruleset`` argument that means "the session's ruleset" (:func:`session_ruleset`;
+#: every ruleset while none is set). ``None`` given explicitly always means every ruleset.
+SESSION = _SessionDefault()
+
+_session: "weakref.WeakKeyDictionary[Rules, str]" = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -151,18 +172,83 @@ class TocEntry:
         return asdict(self)
 
 
-def toc(ruleset: str | None = None, *, db=None, rules=None) -> list[TocEntry]:
+def toc(ruleset: str | None = SESSION, *, db=None, rules=None) -> list[TocEntry]:
     """Every section heading in book order (each ruleset's chapters, then their sections).
+
+    Args:
+        ruleset: only this ruleset's sections; None: every ruleset's; not given: the session's
+            ruleset (:func:`set_session_ruleset`), every ruleset while none is set.
 
     Raises:
         RulesInputError: unknown ruleset (field ``ruleset``; the message lists them).
     """
-    from ruleslawyer.errors import RulesInputError
-
+    ruleset = in_session(ruleset, db=db, rules=rules)
     conn = connect(rules or db)
-    known = [r[0] for r in conn.execute("SELECT DISTINCT ruleset FROM sections ORDER BY ruleset")]
+    known = _known_rulesets(conn)
     if ruleset is not None and ruleset not in known:
         raise RulesInputError("ruleset", f"unknown ruleset {ruleset!r}; choose one of: {', '.join(known)}")
     rows = conn.execute("SELECT id, ruleset, title, level FROM sections"
                         + (" WHERE ruleset = ?" if ruleset else "") + " ORDER BY ord", (ruleset,) if ruleset else ())
     return [TocEntry(r[0], r[1], r[2], r[3]) for r in rows]
+
+
+def _known_rulesets(conn) -> list[str]:
+    return [r[0] for r in conn.execute("SELECT DISTINCT ruleset FROM sections ORDER BY ruleset")]
+
+
+def set_session_ruleset(ruleset: str | None, *, db=None, rules=None) -> str | None:
+    """Make ``ruleset`` the session's default ruleset on the rules handle (see the module's note).
+
+    Args:
+        ruleset: a ruleset id of the database (``mastery``, ``mythras``, ``darkmaster`` or a house one);
+            None or ``""`` clears the default (every ruleset again).
+        db / rules: the database or rules handle it is the default for (None: the default database).
+
+    Returns:
+        The session's ruleset now (None: every ruleset).
+
+    Raises:
+        RulesInputError: unknown ruleset (field ``ruleset``; the message lists them).
+    """
+    handle = resolve_rules(rules if rules is not None else db)
+    if not ruleset:
+        _session.pop(handle, None)
+        return None
+    known = _known_rulesets(handle.connection())
+    if ruleset not in known:
+        raise RulesInputError("ruleset", f"unknown ruleset {ruleset!r}; choose one of: {', '.join(known)}")
+    _session[handle] = ruleset
+    return ruleset
+
+
+def session_ruleset(*, db=None, rules=None) -> str | None:
+    """The session's default ruleset on the rules handle (None: none set, every ruleset)."""
+    return _session.get(resolve_rules(rules if rules is not None else db))
+
+
+def in_session(ruleset, *, db=None, rules=None) -> str | None:
+    """The ruleset a call means: the session's (:func:`session_ruleset`) for :data:`SESSION`, else
+    ``ruleset`` as given (None: every ruleset). For functions whose ``ruleset`` defaults to ``SESSION``."""
+    return session_ruleset(db=db, rules=rules) if ruleset is SESSION else ruleset
+
+
+#: The example questions of a ruleset that declares none (and of no ruleset at all).
+GENERIC_EXAMPLES = ("How does a parry work?", "How does initiative work?", "How does damage work?")
+
+
+def example_questions(ruleset: str | None = None, n: int = 4) -> tuple[str, ...]:
+    """Up to ``n`` questions to offer a GM facing an empty search box.
+
+    A registered ruleset's own ``examples`` (:class:`ruleslawyer.registry.Ruleset`); for ``None``
+    (every ruleset) the first example of each registered ruleset in display order; where there are
+    none (a house-rules ruleset, a ruleset declaring no examples), :data:`GENERIC_EXAMPLES`.
+    Reads the registry only (no database).
+    """
+    from ruleslawyer.registry import rulesets as registered
+
+    found: tuple[str, ...]
+    if ruleset:
+        found = next((r.examples for r in registered() if r.id == ruleset), ())
+    else:
+        found = tuple(r.examples[0] for r in registered() if r.examples)
+    return (found or GENERIC_EXAMPLES)[:max(n, 0)]

@@ -12,18 +12,29 @@ from ruleslawyer.rulesdb.handle import resolve_rules
 from .base import PanelFrame, esc, ruleset_options
 from .cite import context_html
 
-__all__ = ["SearchPanel", "MAX_HITS", "MAX_SUGGESTIONS"]
+__all__ = ["SearchPanel", "MAX_HITS", "MAX_SUGGESTIONS", "MAX_EXAMPLES", "MAX_XREFS"]
 
 MAX_HITS = 10
 MAX_SUGGESTIONS = 6
+#: Example questions offered while the box is empty (:func:`ruleslawyer.rulesdb.lookup.example_questions`).
+MAX_EXAMPLES = 4
+#: Cross-reference buttons under a shown rule (:func:`ruleslawyer.rulesdb.xrefs.references`).
+MAX_XREFS = 8
 _LAST_WORD = re.compile(r"[\w'*-]*$", re.UNICODE)
 
 
 class SearchPanel:
-    """Search the rules as you type.
+    """Search the rules as you type; browse the contents; follow a rule's cross-references.
 
-    Controls: ``query`` (Text, searches on every keystroke), ``ruleset`` (Dropdown; ``""`` = all),
-    ``suggestion_buttons`` (type-ahead completions of the last word from
+    Controls: ``query`` (Text, searches on every keystroke), ``ruleset`` (Dropdown; ``""`` = all; a
+    choice becomes the session's default ruleset of the handle, see
+    :func:`ruleslawyer.rulesdb.lookup.set_session_ruleset`), ``example_buttons`` (while the box is
+    empty: the chosen ruleset's example questions, :func:`~ruleslawyer.rulesdb.lookup.example_questions`;
+    a click searches it), ``contents_toggle`` (opens ``contents``: one button per section of
+    :func:`~ruleslawyer.rulesdb.lookup.toc` for the chosen ruleset, indented by level, in
+    ``toc_buttons``; a click shows the section), ``xref_buttons`` (under a shown rule: one per
+    cross-reference in the shown text leading to another rule, :func:`ruleslawyer.rulesdb.xrefs.references`;
+    a click shows that rule), ``suggestion_buttons`` (type-ahead completions of the last word from
     :func:`ruleslawyer.rulesdb.complete`, or "did you mean" words when nothing matches) and
     ``hit_buttons`` (one per ranked hit, labelled with its breadcrumb; the highlighted snippet and the
     citation id sit under it). ``run()`` calls :func:`ruleslawyer.rulesdb.search`; clicking a hit calls
@@ -37,23 +48,30 @@ class SearchPanel:
     Attributes:
         results: the last :class:`ruleslawyer.rulesdb.SearchResults` (None before the first run).
         shown: citation id of the rule shown in ``output`` (None if none).
+        xrefs: the :class:`ruleslawyer.rulesdb.xrefs.Reference` s behind ``xref_buttons``.
     """
 
     def __init__(self, query: str = "", ruleset: str = "", *, rules=None) -> None:
         self.rules = resolve_rules(rules)
-        self.query = widgets.Text(value=query, placeholder="parry, \"fighting on\", trauma, knock-back …",
-                                  description="Search", continuous_update=True,
+        self.query = widgets.Text(value=query, placeholder="", description="Search", continuous_update=True,
                                   layout=widgets.Layout(width="420px"))
         self.query.add_class("rl-query")
         options = ruleset_options(self.rules)
         self.ruleset = widgets.Dropdown(options=options, value=ruleset if ruleset in dict(map(reversed, options))
                                         else "", description="Ruleset", layout=widgets.Layout(width="260px"))
+        self.contents_toggle = widgets.ToggleButton(value=False, description="Contents", icon="list",
+                                                    tooltip="The chosen ruleset's chapters and sections: click "
+                                                            "one to read it", layout=widgets.Layout(width="auto"))
+        self.contents_toggle.add_class("rl-contents-toggle")
         self.suggestion_buttons = [widgets.Button(layout=widgets.Layout(display="none", width="auto"))
                                    for _ in range(MAX_SUGGESTIONS)]
         self._suggestion_queries: list[str] = [""] * MAX_SUGGESTIONS
         for i, b in enumerate(self.suggestion_buttons):
             b.add_class("rl-suggestion")
             b.on_click(lambda _b, i=i: self._take_suggestion(i))
+        self.example_buttons = self._buttons(MAX_EXAMPLES, "rl-example", self._take_example)
+        self._examples_box = widgets.HBox([widgets.HTML('<span class="rl-hint">Try:</span>'), *self.example_buttons],
+                                          layout=widgets.Layout(flex_flow="row wrap", display="none"))
         self.hit_buttons = [widgets.Button(layout=widgets.Layout(width="100%")) for _ in range(MAX_HITS)]
         self.hit_snippets = [widgets.HTML("") for _ in range(MAX_HITS)]
         self._hit_boxes = []
@@ -65,16 +83,30 @@ class SearchPanel:
             self._hit_boxes.append(box)
         hits = widgets.VBox(self._hit_boxes)
         hits.add_class("rl-hits")
-        self.frame = PanelFrame("Search the rules", [[self.query, self.ruleset],
-                                                     widgets.HBox(self.suggestion_buttons)],
-                                css_class="rl-search-panel", beside=hits, rules=self.rules)
+        self.contents = widgets.VBox([], layout=widgets.Layout(display="none", max_height="420px", overflow="auto"))
+        self.contents.add_class("rl-contents")
+        self.toc_buttons: list[widgets.Button] = []
+        self.xref_buttons = self._buttons(MAX_XREFS, "rl-xref", self._take_xref)
+        self._xref_box = widgets.HBox([widgets.HTML('<span class="rl-hint">See:</span>'), *self.xref_buttons],
+                                      layout=widgets.Layout(flex_flow="row wrap", display="none"))
+        self._xref_box.add_class("rl-xrefs")
+        self.frame = PanelFrame("Search the rules", [[self.query, self.ruleset, self.contents_toggle],
+                                                     widgets.HBox(self.suggestion_buttons), self._examples_box],
+                                css_class="rl-search-panel", beside=widgets.VBox([self.contents, hits]),
+                                rules=self.rules)
+        self._put_xrefs_under_output()
         self.output = self.frame.output
         self.status = self.frame.status
         self.widget = self.frame.widget
         self.results = None
         self.shown: str | None = None
+        self.xrefs: tuple = ()
+        self._toc_ids: list[str] = []
+        self._toc_for: str | None = None
+        self._set_examples()
         self.query.observe(lambda _c: self.run(), names="value")
-        self.ruleset.observe(lambda _c: self.run(), names="value")
+        self.ruleset.observe(lambda _c: self._ruleset_changed(), names="value")
+        self.contents_toggle.observe(lambda _c: self.frame.guard(self._sync_contents), names="value")
         self.run()
 
     # ------------------------------------------------------------------ actions
@@ -88,6 +120,7 @@ class SearchPanel:
 
         q = self.query.value
         self.results = None
+        self._examples_box.layout.display = None if not q.strip() else "none"
         try:
             results = search(q, ruleset=self.ruleset.value or None, limit=MAX_HITS, rules=self.rules)
         except Exception:
@@ -108,13 +141,112 @@ class SearchPanel:
             self.output.value = ""
 
     def show(self, rule_id: str) -> None:
-        """Show the rule with this citation id in context (its neighbours and its citation)."""
+        """Show the rule (or section) with this citation id in context (its neighbours and its
+        citation), with a button for each cross-reference in the shown text that leads to another rule."""
         def go() -> None:
+            self._set_xrefs(())
             self.frame.show(context_html(rule_id, rules=self.rules), summary=self._shown_summary(rule_id))
             self.shown = rule_id
+            self._set_xrefs(self._shown_references(rule_id))
         self.frame.guard(go)
 
     # ------------------------------------------------------------------ helpers
+
+    @staticmethod
+    def _buttons(n: int, css_class: str, on_click) -> list[widgets.Button]:
+        out = []
+        for i in range(n):
+            b = widgets.Button(layout=widgets.Layout(display="none", width="auto"))
+            b.add_class("rl-suggestion")
+            b.add_class(css_class)
+            b.on_click(lambda _b, i=i: on_click(i))
+            out.append(b)
+        return out
+
+    def _put_xrefs_under_output(self) -> None:
+        """The cross-reference buttons sit right under the shown rule, in the output's column."""
+        split = next(w for w in self.frame.widget.children if "rl-split" in w._dom_classes)
+        column = widgets.VBox([self.frame.output, self._xref_box],
+                              layout=widgets.Layout(flex="2 1 320px", min_width="0"))
+        split.children = (split.children[0], column)
+
+    def _set_examples(self) -> None:
+        from ruleslawyer.rulesdb.lookup import example_questions
+
+        found = example_questions(self.ruleset.value or None, MAX_EXAMPLES)
+        for i, b in enumerate(self.example_buttons):
+            b.description = found[i] if i < len(found) else ""
+            b.tooltip = f"Search for: {found[i]}" if i < len(found) else ""
+            b.layout.display = None if i < len(found) else "none"
+        self.query.placeholder = f"Ask a rules question, e.g. {found[0]}" if found else "Ask a rules question"
+
+    def _take_example(self, i: int) -> None:
+        self.query.value = self.example_buttons[i].description
+
+    def _ruleset_changed(self) -> None:
+        """The GM picked a ruleset: it becomes the session's default (later ``toc()`` and the like),
+        the examples and contents follow it, and the query is searched again within it."""
+        from ruleslawyer.rulesdb.lookup import set_session_ruleset
+
+        self.frame.guard(lambda: set_session_ruleset(self.ruleset.value or None, rules=self.rules))
+        self._set_examples()
+        self.frame.guard(self._sync_contents)
+        self.run()
+
+    def _sync_contents(self) -> None:
+        """Show the table of contents of the chosen ruleset while ``Contents`` is on (built when first opened)."""
+        on = self.contents_toggle.value
+        self.contents.layout.display = None if on else "none"
+        chosen = self.ruleset.value or None
+        if not on or self._toc_for == (chosen or ""):
+            return
+        from ruleslawyer.rulesdb.lookup import toc
+
+        entries = toc(chosen, rules=self.rules)
+        self._toc_ids = [e.id for e in entries]
+        while len(self.toc_buttons) < len(entries):
+            b = widgets.Button(layout=widgets.Layout(width="auto"))
+            b.add_class("rl-toc-entry")
+            b.on_click(lambda _b, i=len(self.toc_buttons): self._take_toc(i))
+            self.toc_buttons.append(b)
+        for b, e in zip(self.toc_buttons, entries):
+            b.description, b.tooltip = e.title, e.id
+            b.style.font_weight = "bold" if e.level == 1 else ""
+            b.layout.margin = f"0 0 0 {(e.level - 1) * 18}px"
+        self.contents.children = tuple(self.toc_buttons[:len(entries)])
+        self._toc_for = chosen or ""
+
+    def _take_toc(self, i: int) -> None:
+        if i < len(self._toc_ids):
+            self.show(self._toc_ids[i])
+
+    def _shown_references(self, rule_id: str) -> tuple:
+        """The links in every unit :func:`context_html` shows for ``rule_id``, each target once."""
+        from ruleslawyer.rulesdb import context
+        from ruleslawyer.rulesdb.xrefs import references
+
+        ctx = context(rule_id, rules=self.rules)
+        found = references([u.id for u in (*ctx.before, ctx.rule, *ctx.after)], rules=self.rules)
+        firsts: dict[str, object] = {}
+        for ref in found:
+            if ref.target_id != rule_id:
+                firsts.setdefault(ref.target_id, ref)
+        return tuple(firsts.values())
+
+    def _set_xrefs(self, refs: tuple) -> None:
+        self.xrefs = tuple(refs)[:MAX_XREFS]
+        for i, b in enumerate(self.xref_buttons):
+            if i < len(self.xrefs):
+                ref = self.xrefs[i]
+                b.description, b.tooltip = f"{ref.text} →", f"{ref.breadcrumb} [{ref.target_id}]"
+                b.layout.display = None
+            else:
+                b.layout.display = "none"
+        self._xref_box.layout.display = None if self.xrefs else "none"
+
+    def _take_xref(self, i: int) -> None:
+        if i < len(self.xrefs):
+            self.show(self.xrefs[i].target_id)
 
     def _shown_summary(self, rule_id: str) -> str:
         from .base import resolve_rule

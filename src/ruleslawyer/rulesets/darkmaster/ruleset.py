@@ -19,4 +19,6 @@ RULESET = Ruleset(
     concordance=DATA_DIR / "concordance" / "darkmaster.json",
     encounter="ruleslawyer.rulesets.darkmaster.fight:DarkmasterEncounter",
     order=30,
+    examples=("What happens in the Assessment Phase?", "Can I combine actions?",
+              "What is a Multi-Round Action?", "How do I parry?"),
 )

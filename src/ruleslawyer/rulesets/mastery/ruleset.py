@@ -21,4 +21,6 @@ RULESET = Ruleset(
     concordance=DATA_DIR / "concordance" / "mastery.json",
     encounter="ruleslawyer.rulesets.mastery.fight:MasteryEncounter",
     order=10,
+    examples=("What happens at 0 health?", "How much AP does a reprisal attack cost?",
+              "What does a Trauma do?", "How does initiative work?"),
 )

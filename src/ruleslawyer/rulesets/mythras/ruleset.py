@@ -19,4 +19,6 @@ RULESET = Ruleset(
     concordance=DATA_DIR / "concordance" / "mythras.json",
     encounter="ruleslawyer.rulesets.mythras.fight:MythrasEncounter",
     order=20,
+    examples=("How does a parry work?", "What Special Effects can I choose?", "How do I charge?",
+              "What happens when I am surprised?"),
 )
