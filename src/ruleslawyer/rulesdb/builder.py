@@ -30,7 +30,8 @@ from ruleslawyer.limits import NOTICE_SOURCE_BYTES, SOURCE_FILE_BYTES, TEMP_FILE
 
 from .paths import (APPLICATION_ID, DB_ENV, HOUSE_RULES_ENV, SCHEMA_FILE, SCHEMA_VERSION, SOURCES_DIR,
                     SourcesError, database_state, default_db_path, encode_source_dirs, house_rules_dir,
-                    read_source, registered_source_dirs, seal_database, source_files, sources_digest)
+                    read_source, registered_source_dirs, seal_database, source_files, sources_digest,
+                    sources_stats)
 
 __all__ = [
     "BuildError",
@@ -636,11 +637,13 @@ def _parse_all(house_rules: Path | None, source_dirs) -> _Doc:
 # Writing
 
 
-def _write(conn: sqlite3.Connection, doc: _Doc, digest: str, house: Path | None, source_dirs) -> None:
+def _write(conn: sqlite3.Connection, doc: _Doc, digest: str, house: Path | None, source_dirs,
+           stats: str = "") -> None:
     conn.executescript(SCHEMA_FILE.read_text(encoding="utf-8"))
     conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted({
         "schema_version": SCHEMA_VERSION,
         "sources_digest": digest,
+        "sources_stats": stats,  # taken before the sources were read: an edit during the build is seen
         "house_rules": str(house.resolve()) if house else "",
         "source_dirs": encode_source_dirs(source_dirs),
     }.items()))
@@ -702,6 +705,7 @@ def build(out: str | os.PathLike[str] | None = None,
         if notify is not None and _sources_size(house, source_dirs) > NOTICE_SOURCE_BYTES:
             notify(True)  # parsing them takes a while: say so now, not once it is done
             notify = None
+        stats = sources_stats(house, source_dirs)  # before reading: a later edit changes them
         doc = _parse_all(house, source_dirs)
         digest = sources_digest(house, source_dirs)
     except BuildError:
@@ -719,7 +723,7 @@ def build(out: str | os.PathLike[str] | None = None,
         tmp.touch(exist_ok=False)  # a read-only folder fails here, before the notice
         if notify is not None:
             notify(False)
-        _write_file(tmp, doc, digest, house, source_dirs)
+        _write_file(tmp, doc, digest, house, source_dirs, stats)
         os.replace(tmp, target)
     except (OSError, sqlite3.OperationalError) as exc:
         _remove_temp(tmp)
@@ -747,12 +751,12 @@ def _sources_size(house: Path | None, source_dirs) -> int:
     return total
 
 
-def _write_file(tmp: Path, doc: _Doc, digest: str, house: Path | None, source_dirs) -> None:
+def _write_file(tmp: Path, doc: _Doc, digest: str, house: Path | None, source_dirs, stats: str = "") -> None:
     """Write the database to the (empty) temporary file ``tmp`` and seal it."""
     conn = sqlite3.connect(tmp)
     try:
         with conn:
-            _write(conn, doc, digest, house, source_dirs)
+            _write(conn, doc, digest, house, source_dirs, stats)
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         conn.execute("VACUUM")
     finally:

@@ -23,7 +23,7 @@ from pathlib import Path
 from ruleslawyer.errors import DatabaseError, DatabasePathError
 
 from .paths import (SourceDirs, SourcesError, database_damage, database_state, default_db_path, house_rules_dir,
-                    registered_source_dirs, sources_digest, stored_source_dirs)
+                    registered_source_dirs, seal_database, sources_digest, sources_stats, stored_source_dirs)
 
 __all__ = ["RulesDatabaseWarning", "RulesDatabaseNotice", "RulesConnection", "ensure_database",
            "open_read_only"]
@@ -71,15 +71,30 @@ def _source_dirs(meta: dict[str, str]) -> SourceDirs:
 
 def _staleness(state: str, meta: dict[str, str], house: Path | None) -> str | None:
     """Why the database must be built (None: it is up to date)."""
+    return _freshness(state, meta, house)[0]
+
+
+def _freshness(state: str, meta: dict[str, str], house: Path | None) -> tuple[str | None, str]:
+    """``(why the database must be built or None, stats key to store)``.
+
+    The sources' stats (:func:`~.paths.sources_stats`, no file read) are compared first; only when
+    they differ from the stored ones is every source read for the digest. The key is returned
+    (non-empty) when the digest matched but the stored stats did not (a file touched, the kit
+    reinstalled unchanged): the caller stores it so the next open is cheap again.
+    """
     if state != "rules":
-        return FIRST_USE if state == "missing" else "the file is empty"
+        return (FIRST_USE if state == "missing" else "the file is empty"), ""
     if not meta:
-        return "its tables cannot be read"
+        return "its tables cannot be read", ""
     try:
-        fresh = meta.get("sources_digest") == sources_digest(house, _source_dirs(meta))
+        dirs = _source_dirs(meta)
+        stats = sources_stats(house, dirs)
+        if stats and stats == meta.get("sources_stats") and meta.get("sources_digest"):
+            return None, ""
+        fresh = meta.get("sources_digest") == sources_digest(house, dirs)
     except SourcesError:
-        fresh = False  # a source cannot be read: the build names it
-    return None if fresh else "the sources changed"
+        return "the sources changed", ""  # a source cannot be read: the build names it
+    return (None, stats) if fresh else ("the sources changed", "")
 
 
 def ensure_database(path: str | os.PathLike[str] | None = None,
@@ -110,6 +125,8 @@ def ensure_database(path: str | os.PathLike[str] | None = None,
                 found = _diagnose(target, house)
                 if found.why:
                     _rebuild(target, found)
+        elif found.stats:
+            _store_stats(target, found)
         return target
 
 
@@ -119,6 +136,8 @@ class _Diagnosis:
     house: Path | None       # the house-rules folder to build with
     keep: bool               # a sound earlier database is there to fall back on
     damage: str | None       # why the file is damaged, or None
+    stats: str = ""          # up to date, but its stored sources stats are not: the key to store
+    seen: tuple = ()         # the database file's (inode, size, mtime_ns) when it was checked
 
 
 def _diagnose(target: Path, house: Path | None) -> _Diagnosis:
@@ -126,9 +145,53 @@ def _diagnose(target: Path, house: Path | None) -> _Diagnosis:
     meta = _stored_meta(target) if state == "rules" else {}
     if house is None and meta.get("house_rules"):
         house = Path(meta["house_rules"])
+    seen = _file_id(target) if state == "rules" else ()
     damage = database_damage(target) if state == "rules" else None
-    why = f"it is damaged: {damage}" if damage else _staleness(state, meta, house)
-    return _Diagnosis(why, house, state == "rules" and not damage, damage)
+    why, stats = (f"it is damaged: {damage}", "") if damage else _freshness(state, meta, house)
+    return _Diagnosis(why, house, state == "rules" and not damage, damage, stats, seen)
+
+
+def _file_id(path: Path) -> tuple:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return ()
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _store_stats(target: Path, found: _Diagnosis) -> None:
+    """Store ``found.stats`` in the (up-to-date) database, so the next open trusts the stats again.
+
+    Best effort, and never in place: a copy of the file gets the new key, is sealed and renamed over
+    the database (readers keep the file they opened), under the build lock, and only if the database
+    is still the file that was checked. A read-only folder, a full disk, another process's rebuild
+    meanwhile: nothing is stored, and the next open computes the digest again.
+    """
+    import shutil
+
+    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    try:
+        with _build_lock(target):
+            if not found.seen or _file_id(target) != found.seen:
+                return
+            shutil.copyfile(target, tmp)
+            conn = sqlite3.connect(tmp)
+            try:
+                with conn:
+                    conn.execute("INSERT OR REPLACE INTO meta VALUES ('sources_stats', ?)", (found.stats,))
+            finally:
+                conn.close()
+            seal_database(tmp)
+            if _file_id(target) == found.seen:
+                os.replace(tmp, target)
+    except (OSError, sqlite3.Error):
+        pass
+    finally:
+        for leftover in (tmp, tmp.with_name(tmp.name + "-journal")):
+            try:
+                leftover.unlink(missing_ok=True)
+            except OSError:
+                pass
 
 
 @contextmanager

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 import zlib
 from pathlib import Path
 
 __all__ = ["DB_ENV", "HOUSE_RULES_ENV", "SCHEMA_FILE", "SCHEMA_VERSION", "SOURCES_DIR", "SourcesError",
-           "default_db_path", "house_rules_dir", "source_files", "sources_digest", "registered_source_dirs",
+           "default_db_path", "house_rules_dir", "source_files", "sources_digest", "sources_stats", "registered_source_dirs",
            "SourceDirs", "stored_source_dirs", "encode_source_dirs", "check_db_path", "database_state",
            "APPLICATION_ID", "database_checksum", "database_damage", "seal_database", "read_source"]
 
@@ -238,6 +239,46 @@ def sources_digest(house_rules: Path | None = None, source_dirs: SourceDirs | No
         data = read_source(path, name)
         parts.append(f"{name}:{len(data)}:{zlib.crc32(data):08x}")
     joined = "\n".join(parts).encode()
+    return f"{zlib.crc32(joined):08x}-{zlib.adler32(joined):08x}-{len(parts)}"
+
+
+#: A file whose status changed this recently (nanoseconds) when its stats are taken is not trusted by
+#: them: a same-size edit within the same clock tick would leave its times as they were.
+RECENT_NS = 2_000_000_000
+
+
+def sources_stats(house_rules: Path | None = None, source_dirs: SourceDirs | None = None) -> str:
+    """A cheap key of the same files :func:`sources_digest` reads, from their stats alone: the
+    rulesets and their folders, and every build input's and source file's name, size, modification
+    time and status-change time (``os.stat``, no file read).
+
+    The database stores it beside the digest; an open whose key matches trusts the digest without
+    reading a byte, and one whose key differs computes the digest (a touched file rebuilds nothing).
+    An edit is seen when it changes a file's size, modification time or status-change time; one that
+    keeps all three (the accepted blind spot: only a clock set back, or a file system that keeps no
+    such times, allows it) needs ``ruleslawyer build``. Adding, removing or renaming a file changes
+    the list, so it is seen.
+
+    Returns:
+        ``"crc32-adler32-count"`` of the stats list, or ``""`` (trust nothing: compute the digest)
+        when a file cannot be stat-ed or changed status within :data:`RECENT_NS` (a later write in
+        the same clock tick would keep its times).
+
+    Raises:
+        SourcesError: the house-rules folder does not exist (as :func:`source_files`).
+    """
+    parts = [f"schema-v{SCHEMA_VERSION}", f"house:{house_rules}"]
+    parts += [f"ruleset:{rid}:{d}" for rid, d in sorted(source_dirs or ())]
+    now = time.time_ns()
+    for path, name in _build_inputs() + [(p, n) for p, n, _ in source_files(house_rules, source_dirs)]:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return ""
+        if now - st.st_ctime_ns < RECENT_NS or now - st.st_mtime_ns < RECENT_NS:
+            return ""
+        parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}")
+    joined = "\n".join(parts).encode("utf-8", "surrogateescape")
     return f"{zlib.crc32(joined):08x}-{zlib.adler32(joined):08x}-{len(parts)}"
 
 
