@@ -205,7 +205,7 @@ class SearchPanel:
         entries = toc(chosen, rules=self.rules)
         self._toc_ids = [e.id for e in entries]
         while len(self.toc_buttons) < len(entries):
-            b = widgets.Button(layout=widgets.Layout(width="auto"))
+            b = widgets.Button(layout=widgets.Layout(width="auto", flex="0 0 auto"))  # never squeezed
             b.add_class("rl-toc-entry")
             b.on_click(lambda _b, i=len(self.toc_buttons): self._take_toc(i))
             self.toc_buttons.append(b)
