@@ -1,5 +1,6 @@
 """Plots of the exact odds (matplotlib): each function returns a :class:`matplotlib.figure.Figure`.
 
+Every plot takes ``rules=`` (the rules handle its odds read) and ``rulings=`` as the odds functions do.
 Figures are built with the object API (no ``pyplot`` state), so they work headless, in notebooks
 (a Figure displays itself) and in widgets (``fig.savefig(buf, format="png")``).
 """
@@ -7,7 +8,10 @@ Figures are built with the object API (no ``pyplot`` state), so they work headle
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ruleslawyer.rulesdb.handle import RulesLike
 
 __all__ = ["defense_holds_figure", "special_effects_figure", "trauma_tiers_figure"]
 
@@ -20,7 +24,7 @@ def _figure(width: float = 6.4, height: float = 4.0):
 
 def defense_holds_figure(attack: Mapping[str, Any] | None = None, *, defender_tiers: Sequence[int] = range(1, 6),
                          armours: Sequence[int] = (0, 1, 2, 3, 4), defender: Mapping[str, Any] | None = None,
-                         rulings: Mapping[str, str] | None = None):
+                         rulings: Mapping[str, str] | None = None, rules: RulesLike = None):
     """P(defense holds) against the defender's tier, one line per armour resistance (Mastery).
 
     Args:
@@ -28,6 +32,7 @@ def defense_holds_figure(attack: Mapping[str, Any] | None = None, *, defender_ti
         defender_tiers: defense tiers on the x axis; armours: armour resistances, one line each.
         defender: other defender fields (shield, modifiers, wielding...).
         rulings: overrides.
+        rules: the rules database the odds read (a handle or a path; None: the default database).
 
     Returns:
         A Figure; its axes' lines carry the probabilities (``ax.lines[i].get_ydata()``).
@@ -42,7 +47,7 @@ def defense_holds_figure(attack: Mapping[str, Any] | None = None, *, defender_ti
         for tier in defender_tiers:
             data = {"attacker": {"attack": attack},
                     "defender": {**(defender or {}), "defense_tier": tier, "armour_resistance": armour}}
-            ys.append(float(mastery_exchange_odds(data, rulings=rulings).p_defense_holds))
+            ys.append(float(mastery_exchange_odds(data, rulings=rulings, rules=rules).p_defense_holds))
         ax.plot(list(defender_tiers), ys, marker="o", label=f"armour resistance {armour}")
     ax.set_xlabel("defender's tier")
     ax.set_ylabel("P(defense holds)")
@@ -56,7 +61,8 @@ def defense_holds_figure(attack: Mapping[str, Any] | None = None, *, defender_ti
 
 
 def special_effects_figure(*, defender_skill: int = 50, gaps: Sequence[int] = range(-40, 45, 10),
-                           defence: str = "parry", rulings: Mapping[str, str] | None = None):
+                           defence: str = "parry", rulings: Mapping[str, str] | None = None,
+                           rules: RulesLike = None):
     """How many Special Effects each side wins, against the skill gap (attacker − defender) (Mythras).
 
     Two stacked bar panels: the attacker's 0–3 and the defender's 0–3 Special Effects.
@@ -65,6 +71,7 @@ def special_effects_figure(*, defender_skill: int = 50, gaps: Sequence[int] = ra
         defender_skill: the defender's skill; the attacker's is ``defender_skill + gap``.
         gaps: skill gaps on the x axis (attacker skills below 0 are skipped).
         defence: "parry" or "evade".
+        rules: the rules database the odds read (a handle or a path; None: the default database).
     """
     from .mythras import mythras_exchange_odds
 
@@ -75,7 +82,7 @@ def special_effects_figure(*, defender_skill: int = 50, gaps: Sequence[int] = ra
             continue
         data = {"attacker": {"skill": skill, "str_siz": 22},
                 "defender": {"skill": defender_skill, "defence": defence, "weapon": {"size": "Medium"}}}
-        r = mythras_exchange_odds(data, rulings=rulings)
+        r = mythras_exchange_odds(data, rulings=rulings, rules=rules)
         xs.append(gap)
         att.append([float(r.attacker_effects[n]) for n in range(4)])
         dfn.append([float(r.defender_effects[n]) for n in range(4)])
@@ -98,11 +105,12 @@ def special_effects_figure(*, defender_skill: int = 50, gaps: Sequence[int] = ra
     return fig
 
 
-def trauma_tiers_figure(*, sheet=None, rulings: Mapping[str, str] | None = None):
-    """The Trauma table's odds: P(each tier) and P(each row) (Mastery)."""
+def trauma_tiers_figure(*, sheet=None, rulings: Mapping[str, str] | None = None, rules: RulesLike = None):
+    """The Trauma table's odds: P(each tier) and P(each row) (Mastery), from the Trauma table of
+    ``rules`` (a handle or a path; None: the default database)."""
     from .trauma import trauma_odds
 
-    r = trauma_odds(sheet=sheet, rulings=rulings)
+    r = trauma_odds(sheet=sheet, rulings=rulings, rules=rules)
     fig = _figure(8.0, 4.0)
     ax1, ax2 = fig.subplots(1, 2, width_ratios=[1, 3])
     order = ["", "Minor", "Severe", "Grievous"]

@@ -5,9 +5,7 @@ Mythras exchange, the Mastery Trauma table) with their cited trace, and on reque
 from __future__ import annotations
 
 import base64
-import inspect
 import io
-from collections.abc import Callable
 from fractions import Fraction
 
 import ipywidgets as widgets
@@ -34,13 +32,6 @@ def figure_html(fig, alt: str) -> str:
     fig.savefig(buf, format="png", dpi=72)
     data = base64.b64encode(buf.getvalue()).decode("ascii")
     return f'<img class="rl-plot" alt="{esc(alt)}" src="data:image/png;base64,{data}">'
-
-
-def _plot(fn: Callable, rules, **kwargs):
-    """Call a plot of :mod:`ruleslawyer.odds.plots`, passing ``rules`` where the plot accepts it."""
-    if "rules" in inspect.signature(fn).parameters:
-        kwargs["rules"] = rules
-    return fn(**kwargs)
 
 
 def _rows(pairs: list[tuple[str, str]]) -> str:
@@ -139,8 +130,8 @@ class OddsPanel:
         table = _rows([("P(hit)", pct(r.p_hit)), ("P(defense holds)", pct(r.p_defense_holds)),
                        ("mean damage to health", f"{float(r.to_health.mean()):.3g}"),
                        *[(f"outcome: {k}", pct(p)) for k, p in r.outcomes.items()]])
-        fig = _plot(_plots().defense_holds_figure, self.rules, attack=attack,
-                    defender={"health": self.d_health.value}) if plot else None
+        fig = _plots().defense_holds_figure(attack=attack, defender={"health": self.d_health.value},
+                                                 rules=self.rules) if plot else None
         return r, summary, table, fig
 
     def _trial(self, plot: bool):
@@ -166,8 +157,8 @@ class OddsPanel:
                        *[(f"defender wins {n} Special Effect{'s' if n != 1 else ''}", pct(p))
                          for n, p in r.defender_effects.items()]])
         defence = self.d_defence.value if self.d_defence.value != "none" else "parry"
-        fig = _plot(_plots().special_effects_figure, self.rules, defender_skill=self.d_skill.value,
-                    defence=defence) if plot else None
+        fig = _plots().special_effects_figure(defender_skill=self.d_skill.value, defence=defence,
+                                                   rules=self.rules) if plot else None
         return r, summary, table, fig
 
     def _trauma(self, plot: bool):
@@ -177,7 +168,7 @@ class OddsPanel:
         tiers = ", ".join(f"{t} {pct(r.tiers[t])}" for t in ("Minor", "Severe", "Grievous"))
         summary = f"P(Close Call) {pct(r.p_close_call)}; {tiers}"
         table = _rows([(f"{row.range}: {row.text}", pct(row.probability)) for row in r.rows])
-        fig = _plot(_plots().trauma_tiers_figure, self.rules) if plot else None
+        fig = _plots().trauma_tiers_figure(rules=self.rules) if plot else None
         return r, summary, table, fig
 
     def _repr_mimebundle_(self, **kwargs):

@@ -342,7 +342,7 @@ class DarkmasterRoundPanel:
         rows = []
         for ph in r.phases:
             for p in ph.placements:
-                cites = "".join(cite_html(c) for c in p.cites)
+                cites = "".join(cite_html(c, rules=self.rules) for c in p.cites)
                 rows.append(f'<tr data-phase="{esc(ph.phase)}" data-combatant="{esc(p.combatant)}">'
                             f'<td>{esc(ph.phase)}</td><td>{p.position}</td><td>{esc(p.combatant)}</td>'
                             f'<td>{esc(p.action)}</td><td>{esc(p.reason)}'
@@ -358,8 +358,8 @@ class DarkmasterRoundPanel:
             extra.append("Lost: " + ", ".join(r.lost))
         notes = "".join(f'<div class="rl-hint">{esc(e)}</div>' for e in extra)
         refused = "".join(f'<div class="rl-error rl-refusal" data-field="{esc(f.field)}"><b class="rl-field">'
-                          f'{esc(f.field)}</b>: {esc(f.message)} {cite_html(f.rule_id) if f.rule_id else ""}</div>'
-                          for f in r.refusals)
+                          f'{esc(f.field)}</b>: {esc(f.message)} '
+                          f'{cite_html(f.rule_id, rules=self.rules) if f.rule_id else ""}</div>' for f in r.refusals)
         head = (f'<div class="rl-outcome" data-refusals="{len(r.refusals)}">Declaration order: '
                 f'{esc(", ".join(r.declaration_order))}</div>')
         order = ", ".join(f"{p.combatant} ({p.action})" for ph in r.phases for p in ph.placements) or "nobody acts"
