@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import sys
 import _thread
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 from ruleslawyer.errors import DatabaseError, DatabasePathError
@@ -61,10 +61,9 @@ def _source_dirs(meta: dict[str, str]) -> SourceDirs:
     the installed rulesets, so a newly installed ruleset is built in. Before that, the rulesets the
     database was built from: a cold ``ruleslawyer search`` must not pay the registry scan.
     """
-    from ruleslawyer import registry
-
+    registry = sys.modules.get("ruleslawyer.registry")  # not imported: not discovered either
     stored = stored_source_dirs(meta)
-    if registry.discovered() or stored is None:
+    if (registry is not None and registry.discovered()) or stored is None:
         return registered_source_dirs()
     return stored
 
@@ -130,14 +129,17 @@ def ensure_database(path: str | os.PathLike[str] | None = None,
         return target
 
 
-@dataclass(frozen=True)
 class _Diagnosis:
-    why: str | None          # why it must be built; None: it is up to date and sound
-    house: Path | None       # the house-rules folder to build with
-    keep: bool               # a sound earlier database is there to fall back on
-    damage: str | None       # why the file is damaged, or None
-    stats: str = ""          # up to date, but its stored sources stats are not: the key to store
-    seen: tuple = ()         # the database file's (inode, size, mtime_ns) when it was checked
+    """What the check found: ``why`` it must be built (None: up to date and sound), the house-rules
+    folder to build with, whether a sound earlier database is there to fall back on (``keep``), why
+    the file is damaged (or None), the sources stats key to store (up to date, but the stored stats
+    are not; ``""``: nothing to store) and the file's ``(inode, size, mtime_ns)`` when checked."""
+
+    __slots__ = ("why", "house", "keep", "damage", "stats", "seen")
+
+    def __init__(self, why: str | None, house: Path | None, keep: bool, damage: str | None,
+                 stats: str = "", seen: tuple = ()) -> None:
+        self.why, self.house, self.keep, self.damage, self.stats, self.seen = why, house, keep, damage, stats, seen
 
 
 def _diagnose(target: Path, house: Path | None) -> _Diagnosis:

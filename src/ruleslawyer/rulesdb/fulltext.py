@@ -516,14 +516,12 @@ def _hits(conn: sqlite3.Connection, data: SearchData, ranked: list[tuple[float, 
 def _fts_marks(conn: sqlite3.Connection, compiled: Compiled, rowids: list[int],
                units: dict[int, _Unit]) -> dict[int, tuple[str, str]]:
     """``{rowid: (snippet, marked heading)}`` from FTS5's snippet() and highlight(), for text beyond ASCII."""
-    import json
-
     out: dict[int, tuple[str, str]] = {}
     for rs in sorted({units[r].ruleset for r in rowids}):
         ids = [r for r in rowids if units[r].ruleset == rs]
         expr = " OR ".join(dict.fromkeys(a.fts for g in compiled.groups for p in g.parts for a in p.alts
                                          if a.scope in (None, rs)))
-        for r, snippet, heading, trail in _rows(conn, _FTS_HIT_SQL, (expr, json.dumps(ids))):
+        for r, snippet, heading, trail in _rows(conn, _FTS_HIT_SQL, (expr, f"[{','.join(map(str, ids))}]")):
             out[r] = (_escape(snippet), _escape(_heading(trail, heading)) if units[r].heading_only else "")
     return out
 

@@ -16,21 +16,24 @@ import _thread
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
 
 from .paths import default_db_path, house_rules_dir
-from .records import Rule, read_rule, read_table
 
+# ``typing`` and the records module (json, dataclasses) stay out of a cold ``ruleslawyer search``:
+# the handle loads the records module on the first table or rule read.
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     import sqlite3
+    from typing import TypeVar
 
     from ruleslawyer.tables import RuleTable
 
     from .builder import BuildReport
+    from .records import Rule
+
+    T = TypeVar("T")
 
 __all__ = ["Rules", "open_rules", "resolve_rules", "RulesLike", "connect", "reset_all", "reset_cache"]
-
-T = TypeVar("T")
 
 _handles: dict[tuple[str, str], "Rules"] = {}
 _handles_lock = _thread.allocate_lock()
@@ -151,6 +154,8 @@ class Rules:
         key = "table:" + table_id
         found = self._cache.get(key)
         if found is None:
+            from .records import read_table
+
             found = self._cache[key] = read_table(self.connection(), table_id)
         return found  # type: ignore[return-value]
 
@@ -161,12 +166,14 @@ class Rules:
             self._cache[key] = build()
         return self._cache[key]  # type: ignore[return-value]
 
-    def rule(self, rule_id: str) -> Rule:
+    def rule(self, rule_id: str) -> "Rule":
         """The unit with this citation id (:class:`~ruleslawyer.rulesdb.records.Rule`).
 
         Raises:
             UnknownIdError: no unit has that id (the message suggests close ids).
         """
+        from .records import read_rule
+
         return read_rule(self.connection(), rule_id)
 
 

@@ -7,6 +7,7 @@ Kept free of heavy imports: every query checks freshness through this module, an
 from __future__ import annotations
 
 import os
+import re
 import stat
 import time
 import zlib
@@ -289,11 +290,26 @@ def encode_source_dirs(dirs: SourceDirs) -> str:
     return json.dumps([[rid, str(Path(d).resolve())] for rid, d in sorted(dirs)])
 
 
+_DIR_PAIR = re.compile(r'\["([^"\\]*)", "([^"\\]*)"\]')
+
+
 def stored_source_dirs(meta: dict[str, str]) -> SourceDirs | None:
-    """The sources folders a database was built from (its ``meta.source_dirs``), or None."""
+    """The sources folders a database was built from (its ``meta.source_dirs``), or None.
+
+    The JSON :func:`encode_source_dirs` writes is read without loading ``json`` when it holds no
+    escape (ASCII paths, no quote or backslash): the pairs found must spell the whole text again in
+    ``json.dumps``'s own layout, else ``json.loads`` reads it.
+    """
+    text = meta.get("source_dirs")
+    if text is None:
+        return None
+    if "\\" not in text:
+        pairs = _DIR_PAIR.findall(text)
+        if "[" + ", ".join(f'["{rid}", "{d}"]' for rid, d in pairs) + "]" == text:
+            return tuple((rid, Path(d)) for rid, d in pairs)
     import json
 
     try:
-        return tuple((str(rid), Path(d)) for rid, d in json.loads(meta["source_dirs"]))
-    except (KeyError, ValueError, TypeError):
+        return tuple((str(rid), Path(d)) for rid, d in json.loads(text))
+    except (ValueError, TypeError):
         return None

@@ -1,0 +1,53 @@
+"""Speed work on the search must not change its answers, and a cold search stays light.
+
+- A plain ``ruleslawyer search`` on a built database loads none of the modules it does not need
+  (``json``, ``html``, ``typing``, the ruleset registry, the records module with its dataclasses, the
+  Markdown parser): each is milliseconds of a start that should cost about twice a bare Python.
+Every database here is in tmp_path.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from ruleslawyer import rulesdb
+
+#: Modules a cold plain-text search must not import (each one a few milliseconds of start-up).
+COLD_UNNEEDED = ("json", "html", "typing", "ruleslawyer.registry", "ruleslawyer.rulesdb.records",
+                 "ruleslawyer.rulesdb.builder", "markdown_it", "yaml", "pandas")
+
+
+@pytest.fixture(scope="module")
+def built_db(tmp_path_factory):
+    path = tmp_path_factory.mktemp("speed") / "rules.db"
+    rulesdb.build(path)
+    return path
+
+
+def test_cold_search_imports_only_what_it_needs(built_db):
+    code = ("import sys; from ruleslawyer.cli import main; main(['search', 'parry']); "
+            f"print('LOADED', [m for m in {COLD_UNNEEDED!r} if m in sys.modules], file=sys.stderr)")
+    env = {**os.environ, "RULESLAWYER_DB": str(built_db)}
+    env.pop("RULESLAWYER_HOUSE_RULES", None)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode == 0, out.stderr
+    assert "parry" in out.stdout.lower()
+    assert "LOADED []" in out.stderr, out.stderr
+
+
+@pytest.mark.parametrize("text", ["plain", "a < b > c & d", "\"quoted\" and 'single'", "&amp;lt; stays literal",
+                                  "&eacute; &#39; &#x27; &quot;", "<mark>x</mark> & <b>"])
+def test_terminal_snippet_unescapes_as_html_does(text):
+    """The CLI's own unescape (no ``html`` import) turns the search's escaped text back exactly as
+    ``html.unescape`` would."""
+    import html
+
+    from ruleslawyer.commands.db import _plain_snippet
+    from ruleslawyer.rulesdb.fulltext import _escape
+
+    escaped = _escape(text)
+    assert _plain_snippet(escaped) == html.unescape(escaped) == text
