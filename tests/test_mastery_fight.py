@@ -475,7 +475,7 @@ def test_cli_json_saves_and_goes_on(capsys, tmp_path):
 def test_cli_schema_and_a_refused_declaration(capsys, tmp_path):
     assert main(["fight", "mastery", "--schema"]) == 0
     schema = json.loads(capsys.readouterr().out)
-    assert "combatants" in schema["fields"] and "rounds" in schema["fields"]
+    assert "combatants" in schema["properties"] and "rounds" in schema["properties"]  # a JSON Schema
     data = json.loads((EX / "fight-duel.json").read_text())
     data["rounds"][3]["declare"]["Brute"]["actions"].append({"action": "defend"})  # 2 AP with 1 AP a round
     path = tmp_path / "bad.json"

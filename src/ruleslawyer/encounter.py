@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 
 from ruleslawyer.dice import Dice
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.inputs import dice_script
 from ruleslawyer.trace import Step, StepKind, TracedResult, to_jsonable
 
 __all__ = ["LogLine", "FightState", "RoundResult", "Encounter", "MAX_ROUNDS", "MAX_COMBATANTS", "log_line"]
@@ -110,6 +111,11 @@ class Encounter:
     """
 
     ruleset: ClassVar[str] = ""
+    #: The dice slots a round of this ruleset rolls: a round's script is read strictly against them
+    #: (:func:`ruleslawyer.inputs.dice_script`: an unknown slot, a face that is no whole number from 1 up,
+    #: too many faces); whether a face fits its die is checked as it is rolled (``dice.<slot>``, naming
+    #: the die and the faces allowed). Empty: the script is only checked for its shape when rolled.
+    dice_slots: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, state: FightState, *, seed: int | None = None,
                  rulings: Mapping[str, str] | None = None, rules=None,
@@ -246,7 +252,14 @@ class Encounter:
         self._pending.pop(name, None)
 
     def round_dice(self, round_number: int, script: Mapping[str, Sequence[int]] | None = None) -> Dice:
-        """The dice of round ``round_number``: its script, else the fight's seed and the round number."""
+        """The dice of round ``round_number``: its script, else the fight's seed and the round number.
+
+        Raises:
+            DiceScriptError: a script that is not an object of this ruleset's :attr:`dice_slots`
+                (``dice``, ``dice.<slot>``, ``dice.<slot>[i]``).
+        """
+        if script is not None and self.dice_slots:
+            script = dice_script(script, self.dice_slots)
         return Dice(rng=random.Random(f"{self.seed}:{round_number}"), script=script)
 
     def resolve_round(self, script: Mapping[str, Sequence[int]] | None = None) -> RoundResult:

@@ -65,6 +65,7 @@ class DarkmasterEncounter(Encounter):
     Round and are checked when the fight starts."""
 
     ruleset = "darkmaster"
+    dice_slots = DICE_SLOTS
 
     @classmethod
     def start(cls, combatants: Sequence[Any], **kw) -> DarkmasterEncounter:

@@ -41,6 +41,7 @@ from .fight_play import Play, over, rounds
 from .fighter import IMPAIRED_NAMES, Fighter
 from .orders import Orders, read_orders, round_ap, round_declaration
 from .round import RoundCombatant, sequence_round
+from .schema import FIGHT_SCHEMA, FIGHT_SLOTS, ORDERS
 from .trauma import TraumaSetting
 from .trauma_effects import effects_of
 
@@ -244,6 +245,7 @@ class MasteryEncounter(Encounter):
     """
 
     ruleset = "mastery"
+    dice_slots = FIGHT_SLOTS
 
     @classmethod
     def read_options(cls, data: Mapping[str, Any] | None) -> dict:
@@ -292,7 +294,9 @@ class MasteryEncounter(Encounter):
         return tuple(replace(f, within_reach=tuple(n for n in names if n in reach[f.name])) for f in combatants)
 
     def check_declaration(self, state: FightState, combatant: Fighter, declaration: Any, field_name: str) -> Orders:
-        """The declaration read and checked against the state (:func:`.orders.read_orders`)."""
+        """The declaration read strictly by :data:`.schema.ORDERS` (fields, types, bounds), then checked
+        against the state (:func:`.orders.read_orders`: who may act, AP, targets, the rules)."""
+        ORDERS.read(declaration, field_name)
         return read_orders(declaration, combatant, state, field_name, R.check(self.rulings), self.rules)
 
     def play_round(self, state: FightState, declarations: Mapping[str, Any], dice: Dice
@@ -323,42 +327,3 @@ class MasteryEncounter(Encounter):
             parts.append(b.state.value + (f" (dying: {rounds(b.dying_rounds)})" if b.dying_rounds is not None
                                           and not b.stabilized else ""))
         return f"{combatant.name}: " + ", ".join(parts + list(combatant.conditions))
-
-
-FIGHT_SCHEMA = {
-    "command": "ruleslawyer fight mastery --input FILE.json [--rounds N] [--seed S] [--json] [--ruling ID=ANSWER]",
-    "fields": {
-        "seed": "the fight's seed: each round's dice come from it and the round number",
-        "rulings": "{ruling id: answer} for the whole fight (ruleslawyer rulings --ruleset mastery)",
-        "options": {"trauma_setting": "realistic | brutal | deadly (default realistic)",
-                    "precipitation": "rain, sleet, hail or snow: Painful Scar's trial (default false)"},
-        "combatants": [{
-            "name": "required, unique", "side": "required: pcs | enemies",
-            "weapon": "the equipped weapon for the phase: fast | moderate | slow or a chapter example (dagger, "
-                      "sword, maul...); required with a weapon attack, default unarmed",
-            "...": "every field of an exchange combatant (ruleslawyer exchange mastery --schema): ap (default: "
-                   "the sheet's AP per round), health, durability, armour_resistance, endurance_tier, defense_tier, "
-                   "shield, defense_modifiers, wielding, perception_tier, state, dying_rounds, stabilized, sheet "
-                   "(traumas as '<d100>: <name>'), attack",
-            "agility_tier": "1-10 (default 1): Startle, the Unstable terrain trial",
-            "physique_tier": "1-10 (default 1): the Physique trial for moving more than once with a Trauma",
-            "unaware": "unaware at the start of combat: a Startle trial in round 1 (default false)",
-            "fight_on": "at 0 health after a successful Endurance trial, remain conscious (default true)",
-            "within_reach": "names within melee reach (default: every creature of the other side; both ways)",
-            "prone, impaired, exhausted, engaged_with, hazard, dying_since, triage_begun": "state carried between "
-                                                                                           "rounds (a saved fight "
-                                                                                           "writes them)",
-        }],
-        "rounds": [{"declare": {"<name>": {
-            "actions": "in order, each {\"action\": ...}: attack {target, attack?, situation?: {range, flanking, "
-                       "first_attack_of_ap, elevation, allies_adjacent_to_target, cover}} | move {leave?, approach?, "
-                       "through?: normal|rugged|unstable|hazardous, dc?, damage_type?, ends_in?} | stand | prone | "
-                       "cast {spell, ap: 1|2, speed?|magan?, reaction?} | any other action row by name (\"Skill, "
-                       "Active\") | triage {target} (2 AP, or spread over rounds: mastery.triage-across-rounds); "
-                       "reactions keep AP: defend | counterattack | reprisal | reposition {after, ...move}",
-            "weapon": "this round's weapon if not the combatant's", "hold_to": "moderate | slow (a later phase)"}},
-            "dice": "optional script {slot: [faces]}: side, attack, defense, aim, endurance, trauma, finger, "
-                    "agility, physique, startle_agility, startle_perception"}],
-        "fight": "instead of combatants: a fight saved with --json (its 'fight' member), to play more rounds",
-    },
-}

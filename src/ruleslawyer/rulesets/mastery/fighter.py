@@ -21,6 +21,7 @@ from ruleslawyer.trace import to_jsonable
 
 from .combatant import WEAPON_ATTACK_KINDS, Combatant, State
 from .round import Side, _weapon_phase
+from .schema import FIGHTER
 from .tiers import check_tier
 from .trauma_effects import trauma_face
 
@@ -121,17 +122,14 @@ class Fighter:
     def from_dict(cls, data: Any, field_name: str) -> Fighter:
         """Read a fighter from the flat JSON shape.
 
+        Read strictly by :data:`.schema.FIGHTER` first (an unknown field with a did-you-mean, a wrong
+        type, a value past its bound, a missing name or side), then checked for what the fields mean
+        together (a weapon attack without a weapon, the round's AP, the Traumas on the sheet).
+
         Raises:
             RulesInputError: naming ``<field_name>.<field>`` and what is allowed.
         """
-        if not isinstance(data, Mapping):
-            raise RulesInputError(field_name, "must be an object {name, side, weapon, health, attack, ...}")
-        allowed = COMBATANT_FIELDS | FIGHTER_FIELDS
-        extra = sorted(set(data) - allowed)
-        if extra:
-            raise RulesInputError(f"{field_name}.{extra[0]}", f"unknown field; allowed: {', '.join(sorted(allowed))}")
-        if not isinstance(data.get("name"), str) or not data["name"].strip():
-            raise RulesInputError(f"{field_name}.name", "required: the combatant's name")
+        FIGHTER.read(data, field_name)
         body_data = {k: v for k, v in data.items() if k in COMBATANT_FIELDS}
         if "ap" not in body_data:  # AP this round: the sheet's AP per round
             sheet = body_data.get("sheet") or {}

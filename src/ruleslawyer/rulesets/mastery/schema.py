@@ -10,19 +10,25 @@ against its StrEnum, and each bound against the engine's constant).
 
 from __future__ import annotations
 
-from ruleslawyer.inputs import (RULINGS, SEED, Bool, Choice, DiceSlots, Either, Int, ListOf, Name, Obj, Tagged,
-                                Text, json_schema)
+from ruleslawyer.inputs import (RULINGS, SEED, Any_, Bool, Choice, DiceSlots, Either, Int, ListOf, MapOf, Name, Obj,
+                                Tagged, Text, json_schema)
 
 __all__ = ["EXCHANGE_SLOTS", "SEQUENCE_SLOTS", "ATTACK", "SHEET", "COMBATANT", "SITUATION", "EXCHANGE",
-           "SEQUENCE", "AP", "ACTION", "EXCHANGE_SCHEMA", "SEQUENCE_SCHEMA", "AP_SCHEMA", "SHEET_SCHEMA"]
+           "SEQUENCE", "AP", "ACTION", "EXCHANGE_SCHEMA", "SEQUENCE_SCHEMA", "AP_SCHEMA", "SHEET_SCHEMA",
+           "FIGHT_SLOTS", "FIGHTER", "FIGHT_ACTION", "ORDERS", "FIGHT_OPTIONS", "FIGHT", "FIGHT_SCHEMA"]
 
 EXCHANGE_SLOTS = ("attack", "defense", "aim", "endurance", "trauma", "finger")
 """Dice slots of the exchange: tier dice and weapon dice (attack, defense), the Aiming Trial, Endurance
 trials, the Trauma d100 and the finger 1d10."""
 SEQUENCE_SLOTS = ("side", "startle_agility", "startle_perception")
 """Dice slots of a round's sequence: the 1d6 side roll and the Startle trial's two tier dice."""
+FIGHT_SLOTS = SEQUENCE_SLOTS + EXCHANGE_SLOTS + ("agility", "physique")
+"""Dice slots of a fight's round: the sequence's, the exchanges', and the Agility (Unstable terrain) and
+Physique (moving with a Trauma) trials."""
 
 _TIER = 10  # tiers.MAX_TIER
+_COMBATANTS = 50  # encounter.MAX_COMBATANTS
+_ROUNDS = 200  # encounter.MAX_ROUNDS
 _MOVES = 100  # movement.MAX_MOVES
 DAMAGE_TYPES = ("cutting", "cleaving", "crushing", "piercing", "puncturing", "fire", "sea", "sky", "stone",
                 "primal", "profane", "sacred", "void")
@@ -198,3 +204,88 @@ AP_SCHEMA = dict(json_schema(AP, "Mastery AP planner input", "A list of actions:
 
 SHEET_SCHEMA = json_schema(SHEET, "Mastery trauma sheet", "A character's Traumas so far (trauma --sheet).")
 """The documented input of ``ruleslawyer trauma --sheet``."""
+
+
+# -- a whole fight (ruleslawyer fight mastery) ------------------------------------------------------
+
+_FIGHTER = COMBATANT.extend(
+    "",
+    name=Name("unique; declarations name the combatant by it"),
+    side=Choice(("pcs", "enemies"), "the 1d6 side roll; who is hostile to whom"),
+    weapon=Name("the equipped weapon for the phase: fast, moderate, slow or a chapter example (dagger, sword, "
+                "maul, ...); required with a weapon attack, default unarmed", null=True),
+    agility_tier=_tier("Startle, the Unstable terrain trial"),
+    physique_tier=_tier("the Physique trial for moving more than once with a Trauma"),
+    unaware=Bool("unaware at the start of combat: a Startle trial in round 1", default=False),
+    fight_on=Bool("at 0 health after a successful Endurance trial, remain conscious", default=True),
+    within_reach=ListOf(Name("a combatant's name"), "names within melee reach (null: every creature of the "
+                        "other side; both ways, ruling mastery.fight-reach)", max_items=_COMBATANTS, null=True),
+    prone=Bool("Prone", default=False),
+    impaired=Int(0, 3, "Impaired tier: 1 Dazed, 2 Stunned, 3 Paralyzed", default=0),
+    exhausted=Int(0, 99, "Exhausted tier", default=0),
+    engaged_with=ListOf(Name("a combatant's name"), "names it is Engaged with", max_items=_COMBATANTS),
+    hazard=Choice(DAMAGE_TYPES, "the damage type of the Hazardous terrain it stands in", null=True),
+    dying_since=Int(0, _ROUNDS, "the round it reached 0 health (a saved fight writes it)", null=True),
+    triage_begun=ListOf(Either(Name(), Int(1, 2)), "[patient, AP spent] of a Triage begun in an earlier round",
+                        min_items=2, max_items=2, null=True),
+)
+FIGHTER = Obj(_FIGHTER.fields, "a combatant of the fight: every field of an exchange combatant, and the fight's",
+              required=("name", "side"))
+
+_SITUATION_KEYS = ("range", "flanking", "first_attack_of_ap", "elevation", "allies_adjacent_to_target", "cover")
+
+FIGHT_ACTION = Obj({
+    "action": Name("attack, move, stand, prone, cast, triage; reactions keeping AP: defend, counterattack, "
+                   "reprisal, reposition; or any other row of the action tables by name (\"Skill, Active\")"),
+    "target": Name("attack, triage: the other combatant"),
+    "attack": Obj(ATTACK.fields, "attack: this attack's profile, if not the combatant's"),
+    "situation": Obj({k: SITUATION.fields[k] for k in _SITUATION_KEYS},
+                     "attack: the circumstances the fight does not know (the rest comes from its state)"),
+    "leave": ListOf(Name(), "move, reposition: whom it moves away from", max_items=_COMBATANTS),
+    "approach": ListOf(Name(), "move, reposition: whom it moves up to", max_items=_COMBATANTS),
+    "through": Choice(("normal", "rugged", "unstable", "hazardous"), "move: the terrain", default="normal"),
+    "dc": Int(1, 1000, "move: the GM's DC for the terrain's trial"),
+    "damage_type": Choice(DAMAGE_TYPES, "move through hazardous terrain: the hazard's damage type"),
+    "ends_in": Choice(DAMAGE_TYPES, "move: ends the turn in a hazard of this damage type"),
+    "after": Name("reposition: the other combatant whose turn triggers it"),
+    "spell": Name("cast: the spell's name"),
+    "ap": Int(1, 2, "cast: the spell's cost in AP (casting#1)", default=1),
+    "speed": Choice(PHASES, "cast: the spell's speed", null=True),
+    "magan": Int(1, 1000, "cast: its magan (1-3 magan is Fast)", null=True),
+    "reaction": Bool("cast: a Fast spell cast as a reaction", default=False),
+}, "one action; which fields an action takes depends on it (an unknown one is named)", required=("action",))
+
+ORDERS = Obj({
+    "actions": ListOf(FIGHT_ACTION, "this round's actions in order (AP: action-points#1)", max_items=20),
+    "weapon": Name("this round's weapon, if not the combatant's", null=True),
+    "hold_to": Choice(("moderate", "slow"), "a later phase to act in", null=True),
+}, "what one combatant does in the next round")
+
+FIGHT_OPTIONS = Obj({
+    "trauma_setting": Choice(("realistic", "brutal", "deadly"), "the Trauma setting (trauma-table#1)",
+                             default="realistic"),
+    "precipitation": Bool("rain, sleet, hail or snow: Painful Scar's trial", default=False),
+}, "the fight's options")
+
+FIGHT = Obj({
+    "description": Text("what the fight shows (ignored)"),
+    "seed": SEED,
+    "rulings": RULINGS,
+    "options": FIGHT_OPTIONS,
+    "combatants": ListOf(FIGHTER, "the combatants, in order", min_items=1, max_items=_COMBATANTS),
+    "rounds": ListOf(Obj({
+        "declare": MapOf(ORDERS, "combatant name -> its declaration (none: no action; its AP defend, ruling "
+                                 "mastery.fight-spare-ap)"),
+        "dice": DiceSlots(FIGHT_SLOTS, "scripted faces by slot, in the order rolled: " + ", ".join(FIGHT_SLOTS)),
+    }, "one round"), "the rounds to play", max_items=_ROUNDS),
+    "fight": Any_("instead of combatants: a fight saved with --json (its 'fight' member), to play more rounds"),
+})
+"""The input of ``ruleslawyer fight mastery``."""
+
+FIGHT_SCHEMA = dict(json_schema(FIGHT, "Mastery fight input",
+                                "ruleslawyer fight mastery --input FILE.json [--rounds N] [--seed S] [--json] "
+                                "[--ruling ID=ANSWER]: combatants, then each round's declarations and optional "
+                                "dice. Dice slots: " + ", ".join(FIGHT_SLOTS) + "; unscripted slots roll from the "
+                                "fight's seed and the round's number."),
+                    **{"$comment": "examples: examples/mastery/fight-duel.json, examples/mastery/fight-skirmish.json"})
+"""The documented input of ``ruleslawyer fight mastery``."""

@@ -35,6 +35,7 @@ from .declarations import Action, ActionKind, Declaration, check_declaration, en
 from .fighter import Fighter, Status, Wound, read_fighter, write_fighter
 from .initiative import InitiativeCombatant, roll_initiative
 from .round_context import RoundContext
+from .schema import DECLARATION, FIGHT_SLOTS, FIGHTER
 from .turns import take_turn
 
 __all__ = ["MythrasEncounter"]
@@ -210,6 +211,7 @@ class MythrasEncounter(Encounter):
     """
 
     ruleset = "mythras"
+    dice_slots = FIGHT_SLOTS
 
     @classmethod
     def start(cls, combatants: Sequence[Any], **kw) -> MythrasEncounter:
@@ -223,6 +225,9 @@ class MythrasEncounter(Encounter):
 
     @classmethod
     def read_combatant(cls, data: Any, field_name: str, rules) -> Fighter:
+        """A :class:`.fighter.Fighter`: read strictly by :data:`.schema.FIGHTER` (fields, types, bounds),
+        then by :func:`.fighter.read_fighter` (what the fields mean: locations, weapons, the rules)."""
+        FIGHTER.read(data, field_name)
         return read_fighter(data, field_name, rules)
 
     @classmethod
@@ -235,6 +240,8 @@ class MythrasEncounter(Encounter):
 
     def check_declaration(self, state: FightState, combatant: Fighter, declaration: Any,
                           field_name: str) -> Declaration:
+        if not isinstance(declaration, Declaration):  # JSON: read strictly by schema.DECLARATION first
+            DECLARATION.read(declaration, field_name)
         decl = parse_declaration(declaration, field_name, self.rules)
         return check_declaration(decl, combatant, state.combatants, state.round == 0, self.rulings, field_name)
 

@@ -8,11 +8,12 @@ against its StrEnum).
 
 from __future__ import annotations
 
-from ruleslawyer.inputs import (RULINGS, SEED, Bool, Choice, DiceSlots, Either, Int, ListOf, MapOf, Name, Obj,
+from ruleslawyer.inputs import (RULINGS, SEED, Any_, Bool, Choice, DiceSlots, Either, Int, ListOf, MapOf, Name, Obj,
                                 Text, json_schema)
 
 __all__ = ["EXCHANGE_SLOTS", "CHARGE_SLOTS", "INITIATIVE_SLOTS", "WEAPON", "ATTACKER", "DEFENDER", "EXCHANGE",
-           "CHARGE", "INITIATIVE", "INITIATIVE_COMBATANT", "EXCHANGE_SCHEMA", "INITIATIVE_SCHEMA", "FIGHT_SCHEMA"]
+           "CHARGE", "INITIATIVE", "INITIATIVE_COMBATANT", "EXCHANGE_SCHEMA", "INITIATIVE_SCHEMA", "FIGHT_SCHEMA",
+           "FIGHT_SLOTS", "FIGHTER", "DECLARATION", "FIGHT"]
 
 EXCHANGE_SLOTS = ("attack", "parry", "evade", "damage", "damage_modifier", "location", "stray", "rounds")
 """Dice slots of the exchange (the counter to a Charge rolls the same slots prefixed ``counter.``)."""
@@ -139,112 +140,93 @@ INITIATIVE_SCHEMA = json_schema(INITIATIVE, "Mythras Initiative input",
                                 "slots: initiative (one d10 per combatant, in order), tiebreak.")
 """The documented input of ``ruleslawyer initiative mythras``."""
 
-_WEAPON = WEAPON.schema()
-_RULINGS = RULINGS.schema()
-_DICE = {"type": "object", "description": "scripted dice by slot, e.g. {\"attack\": [7], \"parry\": [40]}; "
-         "unscripted slots roll from --seed",
-         "additionalProperties": {"type": "array", "items": {"type": "integer", "minimum": 1}}}
+FIGHT_SLOTS = INITIATIVE_SLOTS + EXCHANGE_SLOTS + ("endurance",) + tuple(f"counter.{s}" for s in EXCHANGE_SLOTS)
+"""Dice slots a fight's Round rolls: Initiative (the first Round), each exchange's (a Charge's counter
+prefixed ``counter.``) and the Endurance roll after a Serious Wound."""
 
 _LOCATIONS = "hit locations of the supplement table hit-location-humanoid (Right Leg, Left Leg, Abdomen, Chest, " \
              "Right Arm, Left Arm, Head)"
-_BY_LOCATION = {"type": "object", "additionalProperties": {"type": "integer"}, "description": "by " + _LOCATIONS}
-_EFFECTS = {"type": "array", "items": {"type": "string"},
-            "description": "Special Effects wanted, in order of preference (supplement table special-effects)"}
-_ACTION = {
-    "type": "object", "additionalProperties": False, "required": ["action"],
-    "properties": {
-        "action": {"enum": ["Attack", "Charge", "Move", "Regain Footing", "Ready Weapon"],
-                   "description": "a Proactive action (mythras/combat/action-menu-essentials#1); a bare name "
-                                  "string is allowed too"},
-        "target": {"type": ["string", "null"], "description": "whom to Attack or Charge, or Move into contact "
-                                                              "with (default: the only foe)"},
-        "effects": _EFFECTS,
-        "chosen_location": {"type": ["string", "null"], "description": "named with Choose Location"},
-    },
-}
-_CONDITION = {
-    "type": "object", "additionalProperties": False,
-    "description": "where the combatant stands (written by a saved fight; every field optional: a fresh fighter)",
-    "properties": {
-        "hit_points": dict(_BY_LOCATION, description="Hit Points left by location (may be below 0)"),
-        "action_points_left": {"type": "integer", "minimum": 0},
-        "status": {"enum": ["active", "incapacitated", "dead"]},
-        "out_by": {"type": ["string", "null"], "description": "the ruling that put them out of the fight"},
-        "prone": {"type": "boolean"},
-        "disarmed": {"type": "boolean", "description": "the weapon was knocked away (ruling mythras.disarm-opponent)"},
-        "useless": {"type": "array", "items": {"type": "string"}, "description": "limbs a Serious Wound made useless"},
-        "bleeding": {"type": "array", "items": {"type": "string"}, "description": "bleeding locations"},
-        "impaled_by": {"type": "array", "items": {"type": "object", "properties": {
-            "by": {"type": "string"}, "location": {"type": "string"}}}, "description": "weapons stuck in them"},
-        "weapon_stuck_in": {"type": ["string", "null"], "description": "whom their own weapon is stuck in"},
-        "initiative": {"type": ["integer", "null"]},
-        "place": {"type": ["integer", "null"], "minimum": 1, "description": "place in the Initiative order"},
-    },
-}
-_COMBATANT = {
-    "type": "object", "additionalProperties": False,
-    "required": ["name", "combat_style", "weapon", "hit_points"],
-    "properties": {
-        "name": {"type": "string"},
-        "side": {"type": "string", "description": "who fights together (default: the combatant's own name)"},
-        "combat_style": {"type": "integer", "minimum": 0, "maximum": 999, "description": "Combat Style %"},
-        "evade": {"type": ["integer", "null"], "minimum": 0, "maximum": 999, "description": "Evade %"},
-        "endurance": {"type": ["integer", "null"], "minimum": 0, "maximum": 999,
-                      "description": "Endurance %, rolled after a Serious Wound (ruling mythras.serious-wound)"},
-        "weapon": _WEAPON,
-        "shield": dict(_WEAPON, description="a shield or second weapon they parry with (in the other arm)"),
-        "str_siz": {"type": "integer", "minimum": 0, "description": "STR+SIZ for the Damage Modifier"},
-        "damage_modifier": {"type": "string", "description": "a Damage Modifier given directly, e.g. +1d4"},
-        "initiative_modifier": {"type": "integer"},
-        "dex": {"type": "integer", "minimum": 0, "description": "breaks Initiative ties"},
-        "armour": dict(_BY_LOCATION, description="worn Armor Points by location (the highest counts against "
-                                                 "Initiative)"),
-        "natural_armour": {"type": ["integer", "object"]},
-        "traits": {"type": "array", "items": {"type": "string"}, "description": "Combat Style traits (Daredevil)"},
-        "weapon_arm": {"enum": ["Right Arm", "Left Arm"], "description": "default Right Arm"},
-        "action_points": {"type": "integer", "minimum": 0, "maximum": 10,
-                          "description": "AP each Round (mythras/combat/setup#2: 2 unless the input says)"},
-        "hit_points": dict(_BY_LOCATION, description="starting Hit Points of every location"),
-        "engaged_with": {"type": "array", "items": {"type": "string"},
-                         "description": "whom they start Engaged with (mutual)"},
-        "surprised": {"type": "boolean", "description": "ambushed: the first Round only"},
-        "condition": _CONDITION,
-    },
-}
-_DECLARATION = {
-    "type": "object", "additionalProperties": False,
-    "description": "one Round of one combatant: Proactive actions for their Turns, in order (each spends 1 AP; "
-                   "at most their AP a Round), and their Reactive defence",
-    "properties": {
-        "actions": {"type": "array", "items": {"oneOf": [{"type": "string"}, _ACTION]}},
-        "target": {"type": "string", "description": "default target of every Attack or Charge"},
-        "effects": _EFFECTS,
-        "chosen_location": {"type": ["string", "null"]},
-        "defence": {"enum": ["parry", "evade", "none", None],
-                    "description": "the Reactive reply to every attack while AP last (default: parry when "
-                                   "they hold something to parry with, else evade when they have the skill)"},
-        "defence_effects": _EFFECTS,
-    },
-}
+_HP = 9999  # Hit Points a location may have (or be below 0 by)
+_EFFECTS = ListOf(Name("a Special Effect"), "Special Effects wanted, in order of preference (supplement table "
+                  "special-effects)")
 
-FIGHT_SCHEMA = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "Mythras fight input",
-    "description": "A fight across Rounds (ruleslawyer fight mythras). Dice slots a Round rolls from: initiative "
-                   "(one d10 per fighter able to fight, in input order, in the first Round), tiebreak, attack, "
-                   "parry, evade, damage, damage_modifier, location, rounds, stray, endurance (after a Serious "
-                   "Wound). Unscripted slots roll from the fight's seed and the Round's number.",
-    "type": "object", "additionalProperties": False, "required": ["combatants"],
-    "properties": {
-        "seed": {"type": "integer"},
-        "rulings": _RULINGS,
-        "combatants": {"type": "array", "minItems": 1, "items": _COMBATANT},
-        "rounds": {"type": "array", "items": {
-            "type": "object", "additionalProperties": False,
-            "properties": {"declare": {"type": "object", "additionalProperties": _DECLARATION,
-                                       "description": "combatant name -> declaration"},
-                           "dice": _DICE}}},
-        "fight": {"type": "object", "description": "a fight saved with --json (its 'fight' member), to play on"},
-    },
-}
+_CONDITION = Obj({
+    "hit_points": MapOf(Int(-_HP, _HP), "Hit Points left by location (may be below 0), by " + _LOCATIONS),
+    "action_points_left": Int(0, _AP, "Action Points left this Round"),
+    "status": Choice(("active", "incapacitated", "dead")),
+    "out_by": Name("the ruling that put them out of the fight", null=True),
+    "prone": Bool(),
+    "disarmed": Bool("the weapon was knocked away (ruling mythras.disarm-opponent)"),
+    "useless": ListOf(Name("a location"), "limbs a Serious Wound made useless"),
+    "bleeding": ListOf(Name("a location"), "bleeding locations"),
+    "impaled_by": ListOf(Obj({"by": Name(), "location": Name()}), "weapons stuck in them"),
+    "weapon_stuck_in": Name("whom their own weapon is stuck in", null=True),
+    "initiative": Int(-999, 999, null=True),
+    "place": Int(1, 1000, "place in the Initiative order", null=True),
+}, "where the combatant stands (written by a saved fight; every field optional: a fresh fighter)")
+
+FIGHTER = Obj({
+    "name": Name("unique; declarations name the combatant by it"),
+    "side": Name("who fights together (default: the combatant's own name)"),
+    "combat_style": Int(0, _SKILL, "Combat Style %"),
+    "evade": Int(0, _SKILL, "Evade %", null=True),
+    "endurance": Int(0, _SKILL, "Endurance %, rolled after a Serious Wound (ruling mythras.serious-wound)",
+                     null=True),
+    "weapon": WEAPON,
+    "shield": Obj(WEAPON.fields, "a shield or second weapon they parry with (in the other arm)", null=True),
+    "str_siz": Int(0, 999, "STR+SIZ for the Damage Modifier", null=True),
+    "damage_modifier": Name("a Damage Modifier given directly, e.g. +1d4", null=True),
+    "initiative_modifier": Int(-999, 999),
+    "dex": Int(0, 999, "breaks Initiative ties"),
+    "armour": MapOf(Int(0, 999), "worn Armor Points by location (the highest counts against Initiative)"),
+    "natural_armour": Either(Int(0, 999), _ARMOUR, description="natural Armor Points: everywhere or by location"),
+    "traits": ListOf(Name(), "Combat Style traits (Daredevil)"),
+    "weapon_arm": Choice(("Right Arm", "Left Arm"), default="Right Arm"),
+    "action_points": Int(0, _AP, "AP each Round (mythras/combat/setup#2: 2 unless the input says)", default=2),
+    "hit_points": MapOf(Int(-_HP, _HP), "starting Hit Points of every location, by " + _LOCATIONS),
+    "engaged_with": ListOf(Name(), "whom they start Engaged with (mutual)"),
+    "surprised": Bool("ambushed: the first Round only"),
+    "condition": _CONDITION,
+}, "one combatant", required=("name", "combat_style", "weapon", "hit_points"))
+
+_ACTION = Obj({
+    "action": Choice(("Attack", "Charge", "Move", "Regain Footing", "Ready Weapon"),
+                     "a Proactive action (mythras/combat/action-menu-essentials#1)"),
+    "target": Name("whom to Attack or Charge, or Move into contact with (default: the only foe)", null=True),
+    "effects": _EFFECTS,
+    "chosen_location": Name("named with Choose Location", null=True),
+}, "one action", required=("action",))
+
+DECLARATION = Obj({
+    "actions": ListOf(Either(Name("a Proactive action by name"), _ACTION), "Proactive actions for their Turns, in "
+                      "order (each spends 1 AP; at most their AP a Round)", max_items=20),
+    "target": Name("default target of every Attack or Charge"),
+    "effects": _EFFECTS,
+    "chosen_location": Name(null=True),
+    "defence": Choice(("parry", "evade", "none"), "the Reactive reply to every attack while AP last (default: "
+                      "parry when they hold something to parry with, else evade when they have the skill)",
+                      null=True),
+    "defence_effects": _EFFECTS,
+}, "one Round of one combatant: Proactive actions for their Turns and their Reactive defence")
+
+FIGHT = Obj({
+    "description": Text("what the fight shows (ignored)"),
+    "seed": SEED,
+    "rulings": RULINGS,
+    "options": Obj({}, "Mythras fights take no options"),
+    "combatants": ListOf(FIGHTER, "the combatants, in order", min_items=1, max_items=50),
+    "rounds": ListOf(Obj({
+        "declare": MapOf(DECLARATION, "combatant name -> declaration"),
+        "dice": DiceSlots(FIGHT_SLOTS, "scripted faces by slot, e.g. {\"attack\": [7], \"parry\": [40]}"),
+    }, "one Round"), "the Rounds to play", max_items=200),
+    "fight": Any_("instead of combatants: a fight saved with --json (its 'fight' member), to play on"),
+})
+"""The input of ``ruleslawyer fight mythras``, declared once (read and printed by ``--schema``)."""
+
+FIGHT_SCHEMA = json_schema(FIGHT, "Mythras fight input",
+                           "A fight across Rounds (ruleslawyer fight mythras). Dice slots a Round rolls from: "
+                           "initiative (one d10 per fighter able to fight, in input order, in the first Round), "
+                           "tiebreak, attack, parry, evade, damage, damage_modifier, location, rounds, stray, "
+                           "endurance (after a Serious Wound), and a Charge's counter.* slots. Unscripted slots "
+                           "roll from the fight's seed and the Round's number.")
 """The documented input of ``ruleslawyer fight mythras``."""
