@@ -51,7 +51,8 @@ don't dont doesn't doesnt didn't didnt won't wont isn't isnt aren't arent wasn't
 haven't havent hasn't hasnt never without no not nor can't cant cannot couldn't couldnt shouldn't
 mustn't
 """.split())
-#: Words a GM's question carries around what it asks ("can my character just step away").
+#: Words a GM's question carries around what it asks ("can my character just step away"), and the
+#: cast of the table's story ("the orc runs away from my fighter"): who is acting, not the rule asked.
 FILLER = frozenset("""
 not right away just only still want wants wanted go going goes get take takes make makes use way thing
 things guy guys someone somebody people person character characters player players pc pcs npc npcs
@@ -59,6 +60,9 @@ happen happens work works like really actually basically even maybe need needs t
 allowed let lets ok okay kind sort lot stuff while there here now again already else instead
 come comes coming came through into onto across around about under toward towards during yet
 number amount
+fighter fighters hero heroes orc orcs goblin goblins troll trolls bandit bandits ogre ogres wizard wizards
+mage mages rogue rogues thief thieves cleric clerics warrior warriors barbarian barbarians monster monsters
+villain villains mook mooks minion minions boss dude buddy friend friends party
 """.split())
 
 #: Words that name a kind of text rather than a topic ("damage modifier table" names the section
