@@ -215,3 +215,16 @@ def test_a_fights_schema_and_its_start_agree_on_a_saved_fight(capsys):
         assert again.to_dict()["state"] == saved["state"]
         schema = cli_schema(ruleset, capsys)
         jsonschema.validate({"combatants": saved["state"]["combatants"]}, schema)
+
+
+@pytest.mark.parametrize("ruleset, options, field, words", [
+    ("mastery", {"trauma_setting": "grim"}, "options.trauma_setting", "realistic, brutal, deadly"),
+    ("mastery", {"precipitation": "yes"}, "options.precipitation", "true or false"),
+    ("mastery", {"rain": True}, "options.rain", "precipitation"),
+    ("mythras", {"rain": True}, "options.rain", "no options"),
+    ("darkmaster", [], "options", "object"),
+])
+def test_bad_fight_options_are_named(ruleset, options, field, words):
+    data = dict(example(ruleset), options=options)
+    e = refused(start, ruleset, data)
+    assert e.field == field and words in e.message, e

@@ -41,7 +41,7 @@ from .fight_play import Play, over, rounds
 from .fighter import IMPAIRED_NAMES, Fighter
 from .orders import Orders, read_orders, round_ap, round_declaration
 from .round import RoundCombatant, sequence_round
-from .schema import FIGHT_SCHEMA, FIGHT_SLOTS, ORDERS
+from .schema import FIGHT_OPTIONS, FIGHT_SCHEMA, FIGHT_SLOTS, ORDERS
 from .trauma import TraumaSetting
 from .trauma_effects import effects_of
 
@@ -254,18 +254,8 @@ class MasteryEncounter(Encounter):
         Raises:
             RulesInputError: an unknown option or value (``options.<name>``).
         """
-        data = {} if data is None else data
-        if not isinstance(data, Mapping):
-            raise RulesInputError("options", "must be an object {trauma_setting, precipitation}")
-        bad = sorted(set(data) - {"trauma_setting", "precipitation"})
-        if bad:
-            raise RulesInputError(f"options.{bad[0]}", "unknown option; allowed: trauma_setting, precipitation")
-        setting = str(data.get("trauma_setting", "realistic")).lower()
-        if setting not in {s.value for s in TraumaSetting}:
-            raise RulesInputError("options.trauma_setting", f"unknown setting {setting!r}; allowed: realistic, brutal, deadly")
-        if not isinstance(data.get("precipitation", False), bool):
-            raise RulesInputError("options.precipitation", f"must be true or false, got {data['precipitation']!r}")
-        return {"trauma_setting": setting, "precipitation": data.get("precipitation", False)}
+        d = FIGHT_OPTIONS.read({} if data is None else data, "options")
+        return {"trauma_setting": d.get("trauma_setting", "realistic"), "precipitation": d.get("precipitation", False)}
 
     @classmethod
     def read_combatant(cls, data: Any, field_name: str, rules) -> Fighter:
