@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from ruleslawyer import rulesdb
 
@@ -51,3 +52,41 @@ def test_terminal_snippet_unescapes_as_html_does(text):
 
     escaped = _escape(text)
     assert _plain_snippet(escaped) == html.unescape(escaped) == text
+
+
+def _reference_found(low: str, words: frozenset[str], prefixes: tuple[str, ...]) -> list[tuple[int, int]]:
+    """The marks' spans as first written (one ``str.find`` loop over every word and prefix): what the
+    faster :func:`fulltext._found` must return, span for span."""
+    spans = []
+    n = len(low)
+    for w in (*words, *prefixes):
+        i = low.find(w)
+        while i >= 0:
+            j = i + len(w)
+            if (i == 0 or not low[i - 1].isalnum()) and (w in words and (j == n or not low[j].isalnum())
+                                                           or w not in words):
+                while j < n and low[j].isalnum():
+                    j += 1
+                spans.append((i, j))
+            i = low.find(w, j)
+    spans.sort()
+    return [s for k, s in enumerate(spans) if k == 0 or s[0] >= spans[k - 1][1]]
+
+
+_WORDS = st.text(alphabet="abcé-' 1", min_size=1, max_size=6).filter(lambda w: w.strip() == w and w)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(alphabet="abcé-' 1.\nXB", max_size=60), words=st.frozensets(_WORDS, max_size=5),
+       prefixes=st.lists(_WORDS, max_size=2))
+def test_found_matches_the_plain_find_loop(text, words, prefixes):
+    """Whole words (also hyphenated or with an apostrophe, which no word set can vouch for), prefixes,
+    overlaps and letters beyond ASCII: the spans are the plain loop's, with and without the text's
+    word set."""
+    from ruleslawyer.rulesdb.fulltext import _found, _tokens
+
+    low = text.lower()
+    marks = (words, tuple(prefixes), frozenset(w for w in words if not w.isalnum()))
+    expected = _reference_found(low, words, tuple(prefixes))
+    assert _found(low, marks) == expected
+    assert _found(low, marks, _tokens(text, "other heading")) == expected

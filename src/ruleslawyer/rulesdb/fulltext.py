@@ -301,6 +301,7 @@ def _take(rows: list, p: Part, g: Group, label_bonus: float, capped: bool, compi
     typed = p.factor == 1.0 and not any(a.note for a in p.alts)
     named, defining, factor = compiled.sections + compiled.lifted + p.sections, p.defining, p.factor
     cap = SYNONYM_CAP if capped and factor < 1.0 else 1e9
+    bonus, quantity = g.bonus, compiled.quantity
     for _i, rowid, b, body, own in rows:
         value = factor
         if body >= 0.0:
@@ -313,9 +314,10 @@ def _take(rows: list, p: Part, g: Group, label_bonus: float, capped: bool, compi
         got = best.get(rowid)
         if got is None:
             if rowid not in units:
-                if g.bonus:
+                if bonus:
                     continue
-                units[rowid] = _Unit(*meta[rowid][:4], compiled.quantity)
+                ruleset, kind, title, number = meta[rowid][:4]
+                units[rowid] = _Unit(ruleset, kind, title, number, quantity)
             best[rowid] = got = [0.0, 0.0, False, [], False]
         if value > got[0]:
             got[0] = value
@@ -417,63 +419,91 @@ def _patterns(conn: sqlite3.Connection, data: SearchData, compiled: Compiled, ru
         each = {a: (frozenset(w for s in _meant(a) for w in forms.get(s, [s])), (a.prefix,) if a.prefix else ())
                 for a in alts}
         words = frozenset(w for ws, _p in each.values() for w in ws)
-        got = compiled.cache[ruleset] = {"all": (words, tuple(a.prefix for a in alts if a.prefix)), "each": each}
+        # "all": words, prefixes, and the words a text's word set cannot vouch for (not one run of
+        # letters and digits: found by their spans alone)
+        got = compiled.cache[ruleset] = {"all": (words, tuple(a.prefix for a in alts if a.prefix),
+                                                 frozenset(w for w in words if not w.isalnum())), "each": each}
     return got
 
 
-def _found(low: str, marks: tuple[frozenset[str], tuple[str, ...]]) -> list[tuple[int, int]]:
-    """Spans of the whole words of ``low`` (lowercase ASCII text) in ``marks`` or starting with one of
-    its prefixes, in order."""
-    words, prefixes = marks
+_TOKEN = re.compile(r"[^\W_]+")  # a run of what str.isalnum() calls letters and digits
+
+_Marks = tuple[frozenset[str], tuple[str, ...], frozenset[str]]
+
+
+def _tokens(*texts: str) -> frozenset[str]:
+    """The words (runs of letters and digits) of ``texts``, lowercased: a whole word of the marks is
+    in a text only if it is among them, so :func:`_found` looks for no other."""
+    return frozenset(_TOKEN.findall("\n".join(texts).lower()))
+
+
+def _found(low: str, marks: _Marks, tokens: frozenset[str] | None = None) -> list[tuple[int, int]]:
+    """Spans of the whole words of ``low`` (lowercase text) in ``marks`` (words, prefixes, words not
+    made of letters and digits alone) or starting with one of its prefixes, in order (of overlapping
+    spans, the first). ``tokens``: :func:`_tokens` of a text holding ``low``, to skip absent words."""
+    words, prefixes, odd = marks
+    if tokens is not None:
+        words = (words & tokens) | odd if odd else words & tokens
     spans = []
     n = len(low)
-    for w in (*words, *prefixes):
-        i = low.find(w)
+    find = low.find
+    for w in words:  # most are not in the text: one find each
+        i = find(w)
         while i >= 0:
             j = i + len(w)
-            if (i == 0 or not low[i - 1].isalnum()) and (w in words and (j == n or not low[j].isalnum())
-                                                           or w not in words):
+            if (i == 0 or not low[i - 1].isalnum()) and (j == n or not low[j].isalnum()):
+                spans.append((i, j))
+            i = find(w, j)
+    for w in prefixes:
+        i = find(w)
+        while i >= 0:
+            j = i + len(w)
+            if i == 0 or not low[i - 1].isalnum():
                 while j < n and low[j].isalnum():
                     j += 1
                 spans.append((i, j))
-            i = low.find(w, j)
+            i = find(w, j)
+    if len(spans) < 2:
+        return spans
     spans.sort()
     return [s for k, s in enumerate(spans) if k == 0 or s[0] >= spans[k - 1][1]]
 
 
-def _mark(text: str, marks: tuple[frozenset[str], tuple[str, ...]], window: int = 0) -> str:
+def _mark(text: str, marks: _Marks, window: int = 0, tokens: frozenset[str] | None = None) -> str:
     """``text`` (ASCII words) escaped, every word in ``marks`` (or starting with one of its prefixes) in
     ``<mark>``; with ``window``, at most about that many characters around the first marked word, cut
-    at spaces (``…`` where cut)."""
-    spans = _found(text.lower(), marks)
+    at spaces (``…`` where cut). ``tokens``: as :func:`_found`'s."""
+    spans = _found(text.lower(), marks, tokens)
     start, end, out = 0, len(text), []
-    if window and len(text) > window:
+    if window and end > window:
         first = spans[0][0] if spans else 0
-        start = max(0, min(first - window // 6, len(text) - window))
+        start = max(0, min(first - window // 6, end - window))
         if start:
             start = text.find(" ", start, first) + 1 or start
             out.append("…")
         end = start + window
         if end < len(text):
             end = text.rfind(" ", start, end) if " " in text[start:end] else end
+    # escape each piece only when the text holds something to escape (most rules' text does not)
+    escape = _escape if _SPECIAL.search(text, start, end) is not None else str
     pos = start
     for a, b in spans:
         if a >= start and b <= end:
-            out += (_escape(text[pos:a]), "<mark>", _escape(text[a:b]), "</mark>")
+            out += (escape(text[pos:a]), "<mark>", escape(text[a:b]), "</mark>")
             pos = b
-    out.append(_escape(text[pos:end]))
+    out.append(escape(text[pos:end]))
     if end < len(text):
         out.append("…")
     return "".join(out)
 
 
-def _via(u: _Unit, where: str, pats: dict) -> tuple[str, ...]:
+def _via(u: _Unit, where: str, pats: dict, tokens: frozenset[str] | None = None) -> tuple[str, ...]:
     """The notes of the synonyms (and corrections) whose words are in ``where`` (a hit's text and
-    headings), for the groups the unit matched only through them."""
+    headings; ``tokens``: its :func:`_tokens`), for the groups the unit matched only through them."""
     if not u.via:
         return ()
     low = where.lower()
-    seen = {low[a:b] for a, b in _found(low, pats["all"])}
+    seen = {low[a:b] for a, b in _found(low, pats["all"], tokens)}
     notes = []
     for p in u.via:
         for a in p.alts:
@@ -491,24 +521,25 @@ def _hits(conn: sqlite3.Connection, data: SearchData, ranked: list[tuple[float, 
           compiled: Compiled) -> list[Hit]:
     """The hits for ranked rowids: text and breadcrumb, the snippet and the heading with their marks."""
 
-    rows = data.hit_rows
+    rows = data.hit_rows  # the units' rows, each with the words of its text and headings
     missing = [r for _s, r in ranked if r not in rows]
     if missing:
-        rows.update((r[0], r) for r in _rows(conn, _HIT_SQL.format(",".join("?" * len(missing))), missing))
+        rows.update((r[0], (*r, _tokens(r[7], r[8], r[9])))
+                    for r in _rows(conn, _HIT_SQL.format(",".join("?" * len(missing))), missing))
     beyond = [r for _s, r in ranked if not data.meta[r][5]]
     fts = _fts_marks(conn, compiled, beyond, units) if beyond else {}
     hits = []
     for score, r in ranked:
-        _r, uid, rs, crumb, text, kind, section, body, heading, trail = rows[r]
+        _r, uid, rs, crumb, text, kind, section, body, heading, trail, tokens = rows[r]
         u = units[r]
         if r in fts:
             snippet, marked = fts[r]
             via = tuple(dict.fromkeys(a.note for p in u.via for a in p.alts if a.note and _has(conn, a.fts, r)))
         else:
             pats = _patterns(conn, data, compiled, rs)
-            snippet = _mark(body, pats["all"], SNIPPET_CHARS)
-            marked = _mark(_heading(trail, heading), pats["all"]) if u.heading_only else ""
-            via = _via(u, f"{body}\n{heading}\n{trail}", pats)
+            snippet = _mark(body, pats["all"], SNIPPET_CHARS, tokens)
+            marked = _mark(_heading(trail, heading), pats["all"], 0, tokens) if u.heading_only else ""
+            via = _via(u, f"{body}\n{heading}\n{trail}", pats, tokens)
         hits.append(Hit(uid, rs, crumb, snippet, text, round(score, 6), kind, section, via, marked))
     return hits
 
