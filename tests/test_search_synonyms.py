@@ -120,3 +120,17 @@ def test_a_gms_words_for_special_effects_find_them(words, row):
         # the Effect's row and the chapter's own list of Special Effects naming it come first (the
         # chapter's list may lead: chapters rank before the kit's supplement)
         assert set(hits[:2]) == {row, "mythras/combat/special-effects#1"}, w
+
+
+@pytest.mark.parametrize(("ruleset", "words", "unit"), [
+    ("mastery", "caltrops", "mastery/combat/actions-and-reactions/movement/terrain#5"),
+    ("mastery", "hit the deck", "mastery/combat/actions-and-reactions/other-actions#10"),
+    ("mastery", "both sides surprised", "mastery/combat/startle-and-ambush/startle#1"),
+    ("mastery", "only have a bow, can I block", "mastery/combat/actions-and-reactions/defense#6"),
+    ("mastery", "harsher optional rules", "mastery/combat/wounds-injuries-and-trauma/trauma-table#2"),
+    ("mastery", "catch a potion", "mastery/combat/actions-and-reactions/other-actions#1"),
+    ("mastery", "sword and board", "mastery/combat/combat-flow#4"),
+])
+def test_a_concepts_table_words_reach_its_rule(ruleset, words, unit):
+    # Each concept's words from other games reach the rule that defines it, by its real id.
+    assert unit in top(words, ruleset, 3)
