@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from ruleslawyer import rulesdb
 
@@ -77,6 +77,7 @@ _WORDS = st.text(alphabet="abcé-' 1", min_size=1, max_size=6).filter(lambda w: 
 
 
 @settings(max_examples=400, deadline=None)
+@example(text="11 1x", words=frozenset({"1"}), prefixes=["1"])  # a prefix that is also a word: whole words only
 @given(text=st.text(alphabet="abcé-' 1.\nXB", max_size=60), words=st.frozensets(_WORDS, max_size=5),
        prefixes=st.lists(_WORDS, max_size=2))
 def test_found_matches_the_plain_find_loop(text, words, prefixes):

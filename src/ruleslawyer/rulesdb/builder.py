@@ -668,6 +668,19 @@ def _write(conn: sqlite3.Connection, doc: _Doc, digest: str, house: Path | None,
     from .extract import write_extras  # search index and its tables, glossary, prose cross-references
 
     write_extras(conn)
+    # what a first search would otherwise derive from every unit: each ruleset's runs of rowids
+    conn.execute("INSERT INTO meta VALUES ('search_runs', ?)", (_search_runs(conn),))
+
+
+#: Each ruleset's runs of consecutive rowids in ``search_units`` (gaps and islands), in order.
+_RUNS_SQL = ("SELECT ruleset, min(rowid), max(rowid) FROM (SELECT rowid, ruleset, rowid - row_number() "
+             "OVER (PARTITION BY ruleset ORDER BY rowid) AS island FROM search_units) "
+             "GROUP BY ruleset, island ORDER BY ruleset, 2")
+
+
+def _search_runs(conn: sqlite3.Connection) -> str:
+    """``meta.search_runs``: one ``ruleset first-rowid last-rowid`` line per run (ruleset ids are slugs)."""
+    return "\n".join(f"{rs} {lo} {hi}" for rs, lo, hi in conn.execute(_RUNS_SQL))
 
 
 def build(out: str | os.PathLike[str] | None = None,

@@ -43,7 +43,7 @@ from dataclasses import asdict, dataclass, field
 
 from ruleslawyer.errors import RulesInputError
 
-from .query import Compiled, Group, Part, SearchData, compile_query_text, rows as _rows
+from .query import META_SQL, Compiled, Group, Part, SearchData, compile_query_text, rows as _rows
 from .words import HEADING_WEIGHT, STOPWORDS, TRAIL_WEIGHT, fold, normalize, query_tokens
 
 __all__ = ["Hit", "SearchResults", "compile_query", "search", "suggest", "complete", "HEADING_WEIGHT",
@@ -273,7 +273,24 @@ def _run(conn: sqlite3.Connection, compiled: Compiled, ruleset: str | None, data
     for k, got in enumerate(rows):
         if len(got) > GROUP_ROWS:
             rows[k] = sorted(got, key=lambda row: row[2])[:GROUP_ROWS]
-    meta = data.meta
+    try:
+        return _combine(rows, compiled, ruleset, data.meta)
+    except KeyError:  # units no search has met yet: read their ranking data at once, combine again
+        missing = sorted({row[1] for got in rows for row in got} - data.meta.keys())
+        if not missing:
+            raise
+        for k in range(0, len(missing), 500):
+            chunk = missing[k:k + 500]
+            data.meta.update((r[0], r[1:]) for r in _rows(conn, META_SQL.format(",".join("?" * len(chunk))), chunk))
+        return _combine(rows, compiled, ruleset, data.meta)
+
+
+def _combine(rows: list[list], compiled: Compiled, ruleset: str | None, meta: dict[int, tuple]) -> dict[int, _Unit]:
+    """The parts' rows (``rows[k]``: part k's) combined, group by group, into candidates.
+
+    Raises:
+        KeyError: a row's unit is not in ``meta`` yet.
+    """
     units: dict[int, _Unit] = {}
     label_bonus = LABEL_BONUS * (2.0 if compiled.definition else 1.0)
     k = 0
@@ -441,9 +458,8 @@ def _found(low: str, marks: _Marks, tokens: frozenset[str] | None = None) -> lis
     """Spans of the whole words of ``low`` (lowercase text) in ``marks`` (words, prefixes, words not
     made of letters and digits alone) or starting with one of its prefixes, in order (of overlapping
     spans, the first). ``tokens``: :func:`_tokens` of a text holding ``low``, to skip absent words."""
-    words, prefixes, odd = marks
-    if tokens is not None:
-        words = (words & tokens) | odd if odd else words & tokens
+    whole, prefixes, odd = marks
+    words = whole if tokens is None else (whole & tokens) | odd if odd else whole & tokens
     spans = []
     n = len(low)
     find = low.find
@@ -455,6 +471,8 @@ def _found(low: str, marks: _Marks, tokens: frozenset[str] | None = None) -> lis
                 spans.append((i, j))
             i = find(w, j)
     for w in prefixes:
+        if w in whole:
+            continue  # a prefix that is also a word marks whole words only
         i = find(w)
         while i >= 0:
             j = i + len(w)

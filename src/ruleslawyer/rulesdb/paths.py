@@ -145,16 +145,27 @@ def database_damage(path: Path) -> str | None:
     """Why the rules database file at ``path`` is damaged, or None if its checksum matches.
 
     A file built before databases were sealed (no checksum, or not the kit's application id) counts
-    as undamaged: it is rebuilt anyway once its sources digest is out of date. Reading and checking
-    1 MB takes about a millisecond.
+    as undamaged: it is rebuilt anyway once its sources digest is out of date. The file is mapped,
+    not copied into memory: checking 1 MB takes well under a millisecond (a 100 MiB database ≈ 30 ms).
     """
+    import mmap
+
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size < 100:
+                return "its header is not an SQLite header"
+            with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                return _damage(data)
     except FileNotFoundError:
         return None  # removed since it was checked: the open that follows builds it again
-    except OSError as exc:
-        return f"it cannot be read: {exc.strerror or exc}"
-    if len(data) < 100 or data[:16] != _SQLITE_MAGIC:
+    except (OSError, ValueError) as exc:
+        return f"it cannot be read: {getattr(exc, 'strerror', None) or exc}"
+
+
+def _damage(data) -> str | None:
+    """:func:`database_damage` of a file's bytes (a buffer of at least 100 bytes)."""
+    if data[:16] != _SQLITE_MAGIC:
         return "its header is not an SQLite header"
     stored = int.from_bytes(data[60:64], "big")
     if not stored or int.from_bytes(data[68:72], "big") != APPLICATION_ID:

@@ -157,6 +157,22 @@ def _runs(meta: dict[int, tuple]) -> dict[str, tuple[tuple[int, int], ...]]:
     return {rs: tuple((lo, hi) for lo, hi in r) for rs, r in runs.items()}
 
 
+#: ``search_units`` rows as :attr:`SearchData.meta` holds them, for the rowids bound to its ``IN ({})``.
+META_SQL = "SELECT rowid, ruleset, kind, title, number, lead, ascii FROM search_units WHERE rowid IN ({})"
+
+
+def _stored_runs(conn: sqlite3.Connection) -> dict[str, tuple[tuple[int, int], ...]]:
+    """Each ruleset's rowid runs, as the build stored them (``meta.search_runs``), else read whole."""
+    got = rows(conn, "SELECT value FROM meta WHERE key = 'search_runs'")
+    if not got:
+        return _runs({r[0]: r[1:] for r in rows(conn, "SELECT rowid, ruleset FROM search_units")})
+    runs: dict[str, list[tuple[int, int]]] = {}
+    for line in got[0][0].splitlines():
+        rs, lo, hi = line.split(" ")
+        runs.setdefault(rs, []).append((int(lo), int(hi)))
+    return {rs: tuple(r) for rs, r in runs.items()}
+
+
 class SearchData:
     """Search data of one database, read from the tables the build wrote and kept on its handle.
 
@@ -170,11 +186,11 @@ class SearchData:
             r[0] for r in rows(conn, "SELECT DISTINCT ruleset FROM chapters ORDER BY ruleset"))
         self.units: int = rows(conn, "SELECT max(rowid) FROM search_units")[0][0] or 1
         #: ``{rowid: (ruleset, kind, title, number, lead, ascii)}``: what ranking reads of each unit
-        #: besides bm25 (read once, so the ``MATCH`` statement needs no join).
-        self.meta: dict[int, tuple] = {r[0]: r[1:] for r in rows(
-            conn, "SELECT rowid, ruleset, kind, title, number, lead, ascii FROM search_units")}
+        #: besides bm25 (so the ``MATCH`` statement needs no join), read for the units the searches
+        #: meet (:data:`META_SQL`), not for every unit at once: a large corpus opens fast.
+        self.meta: dict[int, tuple] = {}
         #: ``{ruleset: ((first rowid, last rowid), ...)}``: the runs of rowids of each ruleset's units.
-        self.runs: dict[str, tuple[tuple[int, int], ...]] = _runs(self.meta)
+        self.runs: dict[str, tuple[tuple[int, int], ...]] = _stored_runs(conn)
         #: ``{rowid: (rowid, id, ruleset, breadcrumb, text, kind, section, body, heading, trail)}``: the
         #: units' text read so far for hits (the database's own rows; never search results).
         self.hit_rows: dict[int, tuple] = {}
