@@ -130,6 +130,12 @@ def test_a_gms_words_for_special_effects_find_them(words, row):
     ("mastery", "harsher optional rules", "mastery/combat/wounds-injuries-and-trauma/trauma-table#2"),
     ("mastery", "catch a potion", "mastery/combat/actions-and-reactions/other-actions#1"),
     ("mastery", "sword and board", "mastery/combat/combat-flow#4"),
+    ("mythras", "disarm", "mythras/supplement/special-effects#9"),
+    ("mythras", "set my spear against a charge", "mythras/combat/action-menu-essentials#1"),
+    ("mythras", "gun jams", "mythras/supplement/special-effects#24"),
+    ("mythras", "throw sand in his eyes", "mythras/supplement/special-effects#15"),
+    ("mythras", "does armour slow my initiative", "mythras/combat/setup#1"),
+    ("mythras", "feint", "mythras/supplement/special-effects#27"),
 ])
 def test_a_concepts_table_words_reach_its_rule(ruleset, words, unit):
     # Each concept's words from other games reach the rule that defines it, by its real id.
