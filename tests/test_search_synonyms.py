@@ -136,6 +136,12 @@ def test_a_gms_words_for_special_effects_find_them(words, row):
     ("mythras", "throw sand in his eyes", "mythras/supplement/special-effects#15"),
     ("mythras", "does armour slow my initiative", "mythras/combat/setup#1"),
     ("mythras", "feint", "mythras/supplement/special-effects#27"),
+    ("darkmaster", "all-out attack", "darkmaster/combat/tactical-round-sequence/melee-phase#4"),
+    ("darkmaster", "cast on the fly", "darkmaster/combat/tactical-round-sequence/spell-phase-b#1"),
+    ("darkmaster", "fight defensively", "darkmaster/supplement/parry#1"),
+    ("darkmaster", "two free actions", "darkmaster/combat/action-types#4"),
+    ("darkmaster", "arrow nocked", "darkmaster/combat/tactical-round-sequence/ranged-phase-a#1"),
+    ("darkmaster", "how lethal is combat", "darkmaster/combat/the-tactical-round#1"),
 ])
 def test_a_concepts_table_words_reach_its_rule(ruleset, words, unit):
     # Each concept's words from other games reach the rule that defines it, by its real id.
