@@ -188,3 +188,55 @@ def test_reader_keeps_its_file_while_stats_are_stored(built, counted):
         assert conn.execute("SELECT count(*) FROM units WHERE ruleset = 'house'").fetchone()[0] == count
     finally:
         conn.close()
+
+
+@pytest.fixture
+def remembered(built, monkeypatch):
+    """A database counted as large (its passed check remembered), and the whole-file checks counted."""
+    monkeypatch.setattr(paths, "CHECKED_BYTES", 0)
+    checks = []
+    real = paths._damage
+    monkeypatch.setattr(paths, "_damage", lambda data: checks.append(1) or real(data))
+    return built[0], checks
+
+
+def test_large_database_is_checked_whole_once_per_version(remembered):
+    path, checks = remembered
+    assert database_damage(path) is None and database_damage(path) is None
+    assert len(checks) == 1
+    assert (path.parent / f".{path.name}.checked").is_file()
+
+
+def test_any_write_to_a_checked_database_is_checked_again(remembered):
+    """A write in place (here one byte of the last page flipped) changes the file's times: checked
+    whole again, and the damage found."""
+    path, checks = remembered
+    assert database_damage(path) is None
+    with open(path, "r+b") as f:
+        f.seek(-10, os.SEEK_END)
+        byte = f.read(1)
+        f.seek(-10, os.SEEK_END)
+        f.write(bytes([byte[0] ^ 0xFF]))
+    assert "checksum" in (database_damage(path) or "")
+    assert len(checks) == 2
+
+
+def test_database_replaced_by_a_damaged_copy_is_checked_again(remembered, tmp_path):
+    path, checks = remembered
+    assert database_damage(path) is None
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    other = tmp_path / "damaged.db"
+    other.write_bytes(bytes(data))
+    os.replace(other, path)
+    assert "checksum" in (database_damage(path) or "")
+
+
+def test_remembering_is_best_effort(remembered, monkeypatch):
+    """Garbage in the memo, or a folder where it cannot be written: the whole file is checked."""
+    path, checks = remembered
+    (path.parent / f".{path.name}.checked").write_text("not a file identity")
+    assert database_damage(path) is None
+    monkeypatch.setattr(paths, "_checked_file", lambda p: p.parent / "no-such-folder" / "memo")
+    assert database_damage(path) is None and database_damage(path) is None
+    assert len(checks) == 3

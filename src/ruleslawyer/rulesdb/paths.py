@@ -141,26 +141,74 @@ def seal_database(path: Path) -> None:
         f.write(database_checksum(data).to_bytes(4, "big"))
 
 
+#: A database larger than this (bytes) remembers a passed checksum check beside it, in
+#: ``.NAME.checked``: the file's device, inode, size, modification and status-change times.
+CHECKED_BYTES = 8 * 2**20
+
+
 def database_damage(path: Path) -> str | None:
     """Why the rules database file at ``path`` is damaged, or None if its checksum matches.
 
     A file built before databases were sealed (no checksum, or not the kit's application id) counts
     as undamaged: it is rebuilt anyway once its sources digest is out of date. The file is mapped,
-    not copied into memory: checking 1 MB takes well under a millisecond (a 100 MiB database ≈ 30 ms).
+    not copied into memory: checking 1 MB takes well under a millisecond, a 100 MiB database
+    ≈ 30 ms. So a database past :data:`CHECKED_BYTES` (a large house-rules corpus) is checked
+    whole once per version of the file: a passed check is remembered beside it by the file's
+    identity and times, which any write to it changes (the blind spot: a disk corrupting the file
+    with no write, found by the next rebuild or by SQLite itself).
     """
     import mmap
 
     try:
         with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            if size < 100:
+            st = os.fstat(f.fileno())
+            if st.st_size < 100:
                 return "its header is not an SQLite header"
+            seen = _identity(st) if st.st_size > CHECKED_BYTES else ""
+            if seen and _read_checked(path) == seen:
+                return None
             with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                return _damage(data)
+                why = _damage(data)
     except FileNotFoundError:
         return None  # removed since it was checked: the open that follows builds it again
     except (OSError, ValueError) as exc:
         return f"it cannot be read: {getattr(exc, 'strerror', None) or exc}"
+    if why is None and seen:
+        _write_checked(path, seen)
+    return why
+
+
+def _identity(st: os.stat_result) -> str:
+    """The file's identity and times; "" while its status changed too recently to trust them."""
+    if time.time_ns() - st.st_ctime_ns < RECENT_NS:
+        return ""
+    return f"{st.st_dev} {st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}"
+
+
+def _checked_file(path: Path) -> Path:
+    return path.with_name(f".{path.name}.checked")
+
+
+def _read_checked(path: Path) -> str:
+    try:
+        with open(_checked_file(path), "rb") as f:
+            return f.read(200).decode("ascii", "replace")
+    except OSError:
+        return ""
+
+
+def _write_checked(path: Path, seen: str) -> None:
+    """Remember a passed check (best effort: a read-only folder checks the whole file every time)."""
+    target = _checked_file(path)
+    tmp = target.with_name(f"{target.name}.tmp-{os.getpid()}")
+    try:
+        tmp.write_bytes(seen.encode("ascii"))
+        os.replace(tmp, target)
+    except OSError:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 def _damage(data) -> str | None:
