@@ -14,11 +14,15 @@ from ruleslawyer.rulesdb.handle import resolve_rules
 
 from .base import PanelFrame, esc, int_box
 
-__all__ = ["OddsPanel", "MODES", "figure_html", "pct"]
+__all__ = ["OddsPanel", "MODES", "MODE_RULESET", "figure_html", "pct"]
 
 #: What the panel computes: (label, mode id).
 MODES = (("Mastery: one exchange", "mastery-exchange"), ("Mastery: a trial (tier die vs DC)", "mastery-trial"),
          ("Mythras: one exchange", "mythras-exchange"), ("Mastery: the Trauma table", "trauma"))
+
+#: The ruleset whose engine each mode enumerates (its rulings, and the kit's, apply to it).
+MODE_RULESET = {"mastery-exchange": "mastery", "mastery-trial": "mastery", "mythras-exchange": "mythras",
+                "trauma": "mastery"}
 
 
 def pct(p: Fraction | float) -> str:
@@ -47,7 +51,10 @@ class OddsPanel:
     Mastery trial: ``tier``, ``dc``; Mythras exchange: ``a_skill`` (Combat Style %), ``a_damage``,
     ``a_str_siz``, ``d_skill``, ``d_defence``. ``button`` computes the odds (the result line gives
     the headline probabilities, a table the rest, the trace cites the rules); ``plot_button`` adds
-    the matching plot of :mod:`ruleslawyer.odds.plots` (a second or so).
+    the matching plot of :mod:`ruleslawyer.odds.plots` (a second or so). The rulings switch lists the
+    rulings the odds used; choosing another answer recomputes the odds (and the plot) with it, as
+    ``rulings={id: answer}`` to the odds function (only the rulings of the mode's ruleset and the kit's:
+    an answer chosen for a Mastery mode stays chosen but is not sent to the Mythras odds).
 
     Args:
         mode: initial mode id.
@@ -88,6 +95,7 @@ class OddsPanel:
         self.plot_button.add_class("rl-plot-button")
         self.frame = PanelFrame("Odds: exact, from the engines", [[self.mode], *self._rows.values(),
                                                                   [self.button, self.plot_button]],
+                                on_rulings_change=lambda: self.run(plot=self.plotted),
                                 css_class="rl-odds-panel", rules=self.rules)
         self.output, self.widget = self.frame.output, self.frame.widget
         self.result, self.plotted = None, False
@@ -105,6 +113,15 @@ class OddsPanel:
     def run(self, plot: bool = False) -> None:
         """Compute the odds of the input on show (and the plot when ``plot``)."""
         self.frame.guard(lambda: self._run(plot))
+
+    def overrides(self) -> dict[str, str]:
+        """The ruling answers chosen in the rulings switch that apply to the mode on show: the mode's
+        ruleset's (:data:`MODE_RULESET`) and the kit's (``kit.explosion-cap``), id -> answer."""
+        from ruleslawyer.trace import get_ruling
+
+        ruleset = MODE_RULESET[self.mode.value]
+        return {rid: answer for rid, answer in self.frame.rulings.overrides.items()
+                if get_ruling(rid).ruleset in (ruleset, "kit")}
 
     def _run(self, plot: bool) -> None:
         self.result, self.plotted = None, False
@@ -124,20 +141,21 @@ class OddsPanel:
         defender = {"defense_tier": self.d_tier.value, "armour_resistance": self.d_resistance.value,
                     "health": self.d_health.value}
         r = mastery_exchange_odds({"attacker": {"attack": attack}, "defender": defender,
-                                   "situation": {"defend": self.defend.value}}, rules=self.rules)
+                                   "situation": {"defend": self.defend.value}}, rulings=self.overrides(),
+                                  rules=self.rules)
         zero = "" if r.p_zero_health is None else f", P(0 health) {pct(r.p_zero_health)}"
         summary = f"P(hit) {pct(r.p_hit)}, P(defense holds) {pct(r.p_defense_holds)}{zero}"
         table = _rows([("P(hit)", pct(r.p_hit)), ("P(defense holds)", pct(r.p_defense_holds)),
                        ("mean damage to health", f"{float(r.to_health.mean()):.3g}"),
                        *[(f"outcome: {k}", pct(p)) for k, p in r.outcomes.items()]])
         fig = _plots().defense_holds_figure(attack=attack, defender={"health": self.d_health.value},
-                                                 rules=self.rules) if plot else None
+                                            rulings=self.overrides(), rules=self.rules) if plot else None
         return r, summary, table, fig
 
     def _trial(self, plot: bool):
         from ruleslawyer.odds.mastery import trial_odds
 
-        r = trial_odds(self.tier.value, self.dc.value, rules=self.rules)
+        r = trial_odds(self.tier.value, self.dc.value, rulings=self.overrides(), rules=self.rules)
         summary = f"Tier {r.tier} vs DC {r.dc}: P(success) {pct(r.p_success)} ({r.p_success})"
         table = _rows([(f"total {k}", pct(p)) for k, p in r.totals.items()])
         return r, summary, table, None
@@ -149,7 +167,7 @@ class OddsPanel:
                              "weapon": {"damage": self.a_damage.value, "size": "Medium"}},
                 "defender": {"skill": self.d_skill.value, "defence": self.d_defence.value,
                              "weapon": {"size": "Medium"}}}
-        r = mythras_exchange_odds(data, rules=self.rules)
+        r = mythras_exchange_odds(data, rulings=self.overrides(), rules=self.rules)
         summary = (f"P(hit) {pct(r.p_hit)}, P(parried) {pct(r.p_parried)}, "
                    f"mean damage {float(r.damage.mean()):.3g}")
         table = _rows([*[(f"attacker wins {n} Special Effect{'s' if n != 1 else ''}", pct(p))
@@ -158,17 +176,17 @@ class OddsPanel:
                          for n, p in r.defender_effects.items()]])
         defence = self.d_defence.value if self.d_defence.value != "none" else "parry"
         fig = _plots().special_effects_figure(defender_skill=self.d_skill.value, defence=defence,
-                                                   rules=self.rules) if plot else None
+                                              rulings=self.overrides(), rules=self.rules) if plot else None
         return r, summary, table, fig
 
     def _trauma(self, plot: bool):
         from ruleslawyer.odds.trauma import trauma_odds
 
-        r = trauma_odds(rules=self.rules)
+        r = trauma_odds(rulings=self.overrides(), rules=self.rules)
         tiers = ", ".join(f"{t} {pct(r.tiers[t])}" for t in ("Minor", "Severe", "Grievous"))
         summary = f"P(Close Call) {pct(r.p_close_call)}; {tiers}"
         table = _rows([(f"{row.range}: {row.text}", pct(row.probability)) for row in r.rows])
-        fig = _plots().trauma_tiers_figure(rules=self.rules) if plot else None
+        fig = _plots().trauma_tiers_figure(rulings=self.overrides(), rules=self.rules) if plot else None
         return r, summary, table, fig
 
     def _repr_mimebundle_(self, **kwargs):
