@@ -155,10 +155,24 @@ def test_picking_a_ruleset_in_the_panel_sets_the_session_default():
     assert session_ruleset() is None
 
 
-@pytest.mark.xfail(strict=True, reason="rulesdb.search's ruleset default is None (every ruleset); it needs "
-                                        "ruleset=SESSION read through rulesdb.lookup.in_session (fulltext.py)")
 def test_a_panel_choice_is_the_next_search_s_default():
     panel = SearchPanel()
     panel.ruleset.value = "mythras"
     hits = search("parry").hits
     assert hits and {h.ruleset for h in hits} == {"mythras"}
+
+
+def test_search_follows_the_session_ruleset_and_none_still_means_every_ruleset(tmp_path):
+    from ruleslawyer.rulesdb import open_rules
+    from ruleslawyer.rulesdb.session import SESSION
+
+    other = open_rules(tmp_path / "other.db")
+    set_session_ruleset("darkmaster")
+    assert {h.ruleset for h in search("parry", limit=20)} == {"darkmaster"}
+    assert {h.ruleset for h in search("parry", SESSION, limit=20)} == {"darkmaster"}
+    # None given: every ruleset, whatever the session says
+    assert {h.ruleset for h in search("parry", None, limit=30)} >= {"mastery", "mythras", "darkmaster"}
+    # an explicit ruleset wins over the session's
+    assert {h.ruleset for h in search("parry", "mythras", limit=20)} == {"mythras"}
+    # the default is the handle's: another database's handle has none
+    assert {h.ruleset for h in search("parry", limit=30, rules=other)} >= {"mastery", "mythras", "darkmaster"}

@@ -1,7 +1,7 @@
 """The rules database: build it from the Markdown sources, search it, look rules and tables up.
 
 Modules: ``builder`` (Markdown -> SQLite), ``handle`` (the rules handle), ``db``, ``records``,
-``lookup``, ``fulltext`` (search), ``glossary``, ``concordance``, ``audit``; no module shares its name
+``lookup``, ``session`` (the session's ruleset), ``xrefs``, ``fulltext`` (search), ``glossary``, ``concordance``, ``audit``; no module shares its name
 with an exported function, so ``import ruleslawyer.rulesdb.fulltext as m`` is always the module and
 ``rulesdb.search`` always the function.
 
@@ -25,6 +25,8 @@ _EXPORTS = {
     "suggest": "fulltext",
     "define": "glossary", "compare": "concordance",
     "Rules": "handle", "open_rules": "handle", "resolve_rules": "handle",
+    "SESSION": "session", "set_session_ruleset": "session", "session_ruleset": "session",
+    "example_questions": "lookup", "references": "xrefs", "Reference": "xrefs",
 }
 
 __all__ = sorted([*_EXPORTS, "roll"])

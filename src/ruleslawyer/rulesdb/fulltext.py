@@ -44,6 +44,7 @@ from dataclasses import asdict, dataclass, field
 from ruleslawyer.errors import RulesInputError
 
 from .query import META_SQL, Compiled, Group, Part, SearchData, compile_query_text, rows as _rows
+from .session import SESSION, in_session
 from .words import HEADING_WEIGHT, STOPWORDS, TRAIL_WEIGHT, fold, normalize, query_tokens
 
 __all__ = ["Hit", "SearchResults", "compile_query", "search", "suggest", "complete", "HEADING_WEIGHT",
@@ -583,7 +584,7 @@ def _has(conn: sqlite3.Connection, fts: str, rowid: int) -> bool:
 # Searching
 
 
-def search(query: str, ruleset: str | None = None, limit: int = 10, *,
+def search(query: str, ruleset: str | None = SESSION, limit: int = 10, *,
            db=None, rules=None) -> SearchResults:
     """Search every rule, list item and table row.
 
@@ -593,7 +594,10 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
             the synonym data (``HP`` finds Health) and misspellings corrected (``flankng``).
             Punctuation, FTS5 keywords, unbalanced quotes and HTML are all searched as plain words;
             the query is put in NFKC first, as the sources were when indexed.
-        ruleset: restrict to one ruleset id (``mastery``, ``mythras``, ``darkmaster`` or a house one).
+        ruleset: restrict to one ruleset id (``mastery``, ``mythras``, ``darkmaster`` or a house one);
+            None: every ruleset; not given: the session's ruleset
+            (:func:`ruleslawyer.rulesdb.session.set_session_ruleset`, set by the search panel), every
+            ruleset while none is set.
         limit: maximum hits, 1–1000.
         db: database path (default: the standard location, built on first use).
         rules: a :class:`~ruleslawyer.rulesdb.handle.Rules` handle (instead of ``db``).
@@ -606,7 +610,9 @@ def search(query: str, ruleset: str | None = None, limit: int = 10, *,
     """
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
         raise RulesInputError("limit", f"must be an integer from 1 to 1000, got {limit!r}")
-    conn, data = _data(_handle(db, rules))
+    handle = _handle(db, rules)
+    ruleset = in_session(ruleset, rules=handle)
+    conn, data = _data(handle)
     if ruleset is not None and ruleset not in data.rulesets:
         raise RulesInputError("ruleset", f"unknown ruleset {ruleset!r}; choose one of: {', '.join(data.rulesets)}")
     query = query if isinstance(query, str) else str(query)

@@ -1,41 +1,22 @@
-"""Looking rules and tables up by citation id; the table of contents; the session's default ruleset.
-
-**The session's ruleset.** :func:`set_session_ruleset` makes one ruleset the default of a rules
-handle for the rest of the process (a notebook's kernel): :func:`toc` called without a ruleset lists
-only its sections, and the search panel sets it when the GM picks a ruleset there. It is the
-notebook's counterpart of the CLI's ``--ruleset`` default ``$RULESLAWYER_RULESET``, kept on the
-handle (never in ``os.environ``); ``set_session_ruleset(None)`` goes back to every ruleset.
+"""Looking rules and tables up by citation id; the table of contents (which follows the session's
+default ruleset, :mod:`ruleslawyer.rulesdb.session`); example questions for an empty search box.
 """
 
 from __future__ import annotations
 
 import json
-import weakref
 from dataclasses import asdict, dataclass
 
 from ruleslawyer.errors import RulesInputError, UnknownIdError
 
-from .handle import Rules, connect, resolve_rules
+from .handle import connect, resolve_rules
 from .records import RULE_SQL as _RULE_SQL
 from .records import Rule, row_to_rule as _rule
+from .session import SESSION, in_session, session_ruleset, set_session_ruleset
 
 __all__ = ["Rule", "RuleContext", "TableInfo", "UnknownIdError", "get_rule", "context", "list_tables",
            "load_table", "table", "rulesets", "all_ids", "TocEntry", "toc", "SESSION", "set_session_ruleset",
            "session_ruleset", "in_session", "GENERIC_EXAMPLES", "example_questions"]
-
-
-class _SessionDefault:
-    """The type of :data:`SESSION`."""
-
-    def __repr__(self) -> str:
-        return "SESSION"
-
-
-#: The default of a ``ruleset`` argument that means "the session's ruleset" (:func:`session_ruleset`;
-#: every ruleset while none is set). ``None`` given explicitly always means every ruleset.
-SESSION = _SessionDefault()
-
-_session: "weakref.WeakKeyDictionary[Rules, str]" = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -194,42 +175,6 @@ def toc(ruleset: str | None = SESSION, *, db=None, rules=None) -> list[TocEntry]
 
 def _known_rulesets(conn) -> list[str]:
     return [r[0] for r in conn.execute("SELECT DISTINCT ruleset FROM sections ORDER BY ruleset")]
-
-
-def set_session_ruleset(ruleset: str | None, *, db=None, rules=None) -> str | None:
-    """Make ``ruleset`` the session's default ruleset on the rules handle (see the module's note).
-
-    Args:
-        ruleset: a ruleset id of the database (``mastery``, ``mythras``, ``darkmaster`` or a house one);
-            None or ``""`` clears the default (every ruleset again).
-        db / rules: the database or rules handle it is the default for (None: the default database).
-
-    Returns:
-        The session's ruleset now (None: every ruleset).
-
-    Raises:
-        RulesInputError: unknown ruleset (field ``ruleset``; the message lists them).
-    """
-    handle = resolve_rules(rules if rules is not None else db)
-    if not ruleset:
-        _session.pop(handle, None)
-        return None
-    known = _known_rulesets(handle.connection())
-    if ruleset not in known:
-        raise RulesInputError("ruleset", f"unknown ruleset {ruleset!r}; choose one of: {', '.join(known)}")
-    _session[handle] = ruleset
-    return ruleset
-
-
-def session_ruleset(*, db=None, rules=None) -> str | None:
-    """The session's default ruleset on the rules handle (None: none set, every ruleset)."""
-    return _session.get(resolve_rules(rules if rules is not None else db))
-
-
-def in_session(ruleset, *, db=None, rules=None) -> str | None:
-    """The ruleset a call means: the session's (:func:`session_ruleset`) for :data:`SESSION`, else
-    ``ruleset`` as given (None: every ruleset). For functions whose ``ruleset`` defaults to ``SESSION``."""
-    return session_ruleset(db=db, rules=rules) if ruleset is SESSION else ruleset
 
 
 #: The example questions of a ruleset that declares none (and of no ruleset at all).
