@@ -3,8 +3,9 @@
 The questions (``tests/search_quality/blind/``) were written by a reader of the chapters who never
 saw the search code or the synonym data, and judged by a second reader (``relevant``: citation id
 -> 2 answers it, 1 relevant context). ``tuning.jsonl`` and ``tuning2.jsonl`` (a second set, written and
-judged the same way by other readers) may be tuned on; ``heldout.jsonl`` is read only by this
-module's callers (``tests/test_search_blind.py`` and ``make bench``).
+judged the same way by other readers) may be tuned on; ``validation.jsonl`` (a third) only accepts or
+rejects a change by its aggregate figures (its misses are never read); ``heldout.jsonl`` is read
+only by this module's callers (``tests/test_search_blind.py`` and ``make bench``).
 
 Metrics, each question searched with its own ruleset selected:
 
@@ -15,7 +16,7 @@ Metrics, each question searched with its own ruleset selected:
 Raw FTS5: the question's words, each quoted and OR-ed, ``ORDER BY rank`` on the same index, same
 ruleset filter.
 
-Run: ``python benchmarks/search_blind.py [--set heldout|tuning|tuning2] [--json] [--misses]``.
+Run: ``python benchmarks/search_blind.py [--set heldout|tuning|tuning2|validation] [--json] [--misses]``.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ class Scores:
 
 
 def load(name: str = "heldout") -> list[dict]:
-    """The question records of ``tuning``, ``tuning2`` or ``heldout``: ``{"q", "ruleset", "kind", "relevant"}``."""
+    """The question records of ``tuning``, ``tuning2``, ``validation`` or ``heldout``: ``{"q", "ruleset", "kind", "relevant"}``."""
     path = BLIND / f"{name}.jsonl"
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
@@ -118,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     from ruleslawyer.rulesdb import build, open_rules
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--set", default="heldout", choices=["heldout", "tuning", "tuning2"])
+    p.add_argument("--set", default="heldout", choices=["heldout", "tuning", "tuning2", "validation"])
     p.add_argument("--json", action="store_true")
     p.add_argument("--misses", action="store_true", help="list the kit's misses (no answer in the top 3)")
     p.add_argument("--db", help="database to use (default: a fresh build in a temp folder)")
