@@ -240,3 +240,16 @@ def test_remembering_is_best_effort(remembered, monkeypatch):
     monkeypatch.setattr(paths, "_checked_file", lambda p: p.parent / "no-such-folder" / "memo")
     assert database_damage(path) is None and database_damage(path) is None
     assert len(checks) == 3
+
+
+def test_the_build_remembers_the_database_it_sealed(tmp_path, monkeypatch):
+    """The process that wrote and sealed a large database remembers it as checked: the next start
+    reads none of it, though its times are not 2 s old yet."""
+    monkeypatch.setattr(paths, "CHECKED_BYTES", 0)
+    path = tmp_path / "rules.db"
+    builder.build(path)
+    checks = []
+    real = paths._damage
+    monkeypatch.setattr(paths, "_damage", lambda data: checks.append(1) or real(data))
+    assert database_damage(path) is None
+    assert checks == []

@@ -30,8 +30,8 @@ from ruleslawyer.limits import NOTICE_SOURCE_BYTES, SOURCE_FILE_BYTES, TEMP_FILE
 
 from .paths import (APPLICATION_ID, DB_ENV, HOUSE_RULES_ENV, SCHEMA_FILE, SCHEMA_VERSION, SOURCES_DIR,
                     SourcesError, database_state, default_db_path, encode_source_dirs, house_rules_dir,
-                    read_source, registered_source_dirs, seal_database, source_files, sources_digest,
-                    sources_stats)
+                    read_source, registered_source_dirs, remember_sealed, seal_database, source_files,
+                    sources_digest, sources_stats)
 
 __all__ = [
     "BuildError",
@@ -738,6 +738,7 @@ def build(out: str | os.PathLike[str] | None = None,
             notify(False)
         _write_file(tmp, doc, digest, house, source_dirs, stats)
         os.replace(tmp, target)
+        remember_sealed(target)  # a large database need not be read whole by the next start
     except (OSError, sqlite3.OperationalError) as exc:
         _remove_temp(tmp)
         if isinstance(exc, sqlite3.OperationalError) and not _is_io_error(exc):

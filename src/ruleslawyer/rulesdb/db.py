@@ -23,7 +23,8 @@ from pathlib import Path
 from ruleslawyer.errors import DatabaseError, DatabasePathError
 
 from .paths import (SourceDirs, SourcesError, database_damage, database_state, default_db_path, house_rules_dir,
-                    registered_source_dirs, seal_database, sources_digest, sources_stats, stored_source_dirs)
+                    registered_source_dirs, remember_sealed, seal_database, sources_digest, sources_stats,
+                    stored_source_dirs)
 
 __all__ = ["RulesDatabaseWarning", "RulesDatabaseNotice", "RulesConnection", "ensure_database",
            "open_read_only"]
@@ -186,6 +187,7 @@ def _store_stats(target: Path, found: _Diagnosis) -> None:
             seal_database(tmp)
             if _file_id(target) == found.seen:
                 os.replace(tmp, target)
+                remember_sealed(target)
     except (OSError, sqlite3.Error):
         pass
     finally:

@@ -16,7 +16,8 @@ from pathlib import Path
 __all__ = ["DB_ENV", "HOUSE_RULES_ENV", "SCHEMA_FILE", "SCHEMA_VERSION", "SOURCES_DIR", "SourcesError",
            "default_db_path", "house_rules_dir", "source_files", "sources_digest", "sources_stats", "registered_source_dirs",
            "SourceDirs", "stored_source_dirs", "encode_source_dirs", "check_db_path", "database_state",
-           "APPLICATION_ID", "database_checksum", "database_damage", "seal_database", "read_source"]
+           "APPLICATION_ID", "database_checksum", "database_damage", "seal_database", "read_source",
+           "remember_sealed"]
 
 from ruleslawyer.errors import DatabasePathError, SourcesError
 from ruleslawyer.limits import SOURCE_FILE_BYTES, megabytes
@@ -164,9 +165,10 @@ def database_damage(path: Path) -> str | None:
             st = os.fstat(f.fileno())
             if st.st_size < 100:
                 return "its header is not an SQLite header"
-            seen = _identity(st) if st.st_size > CHECKED_BYTES else ""
-            if seen and _read_checked(path) == seen:
+            large = st.st_size > CHECKED_BYTES
+            if large and _read_checked(path) == _identity(st, recent=True):
                 return None
+            seen = _identity(st) if large else ""  # remembered only once its times can be trusted
             with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
                 why = _damage(data)
     except FileNotFoundError:
@@ -178,11 +180,23 @@ def database_damage(path: Path) -> str | None:
     return why
 
 
-def _identity(st: os.stat_result) -> str:
-    """The file's identity and times; "" while its status changed too recently to trust them."""
-    if time.time_ns() - st.st_ctime_ns < RECENT_NS:
+def _identity(st: os.stat_result, recent: bool = False) -> str:
+    """The file's identity and times; "" while its status changed too recently to trust them (unless
+    ``recent``: this process wrote it)."""
+    if not recent and time.time_ns() - st.st_ctime_ns < RECENT_NS:
         return ""
     return f"{st.st_dev} {st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}"
+
+
+def remember_sealed(path: Path) -> None:
+    """Remember the database this process has just written, sealed and renamed into place as checked
+    (if it is past :data:`CHECKED_BYTES`), so the next start need not read it whole. Best effort."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return
+    if st.st_size > CHECKED_BYTES:
+        _write_checked(path, _identity(st, recent=True))
 
 
 def _checked_file(path: Path) -> Path:
