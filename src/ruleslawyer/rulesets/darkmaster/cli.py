@@ -13,7 +13,7 @@ __all__ = ["register"]
 
 
 def _sequence(args: argparse.Namespace) -> int:
-    from ruleslawyer.cli import print_json
+    from ruleslawyer.commands.output import print_json
 
     if args.schema:
         from ruleslawyer.rulesets.darkmaster.schema import SEQUENCE_SCHEMA

@@ -21,7 +21,7 @@ def __getattr__(name: str):
 
 def _out(result, as_json: bool) -> int:
     if as_json:
-        from ruleslawyer.cli import print_json
+        from ruleslawyer.commands.output import print_json
 
         print_json(result)
     else:
@@ -37,7 +37,7 @@ def _load(path: str | None, field: str = "input", flag: str = "--input"):
 
 def _schema(name: str) -> int:
     """Print the JSON Schema ``name`` of :mod:`.schema` (the declarations the engine reads with)."""
-    from ruleslawyer.cli import print_json
+    from ruleslawyer.commands.output import print_json
     from ruleslawyer.rulesets.mastery import schema
 
     print_json(getattr(schema, name))
@@ -83,7 +83,7 @@ def _trauma(args) -> int:
         if not checks:
             return _out(result, args.json)
     if args.json:
-        from ruleslawyer.cli import print_json
+        from ruleslawyer.commands.output import print_json
 
         doc = {"setting": args.setting, "events": [c.to_dict() for c in checks]}
         if result is not None:

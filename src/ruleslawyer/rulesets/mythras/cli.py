@@ -16,7 +16,7 @@ __all__ = ["register"]
 
 
 def _out(args, result) -> int:
-    from ruleslawyer.cli import print_json
+    from ruleslawyer.commands.output import print_json
 
     if args.json:
         print_json(result)
@@ -28,7 +28,7 @@ def _out(args, result) -> int:
 
 
 def _exchange(args: argparse.Namespace) -> int:
-    from ruleslawyer.cli import print_json
+    from ruleslawyer.commands.output import print_json
 
     if args.schema:
         from ruleslawyer.rulesets.mythras.schema import EXCHANGE_SCHEMA
@@ -49,7 +49,7 @@ def _exchange(args: argparse.Namespace) -> int:
 
 
 def _initiative(args: argparse.Namespace) -> int:
-    from ruleslawyer.cli import print_json
+    from ruleslawyer.commands.output import print_json
 
     if args.schema:
         from ruleslawyer.rulesets.mythras.schema import INITIATIVE_SCHEMA
