@@ -538,8 +538,13 @@ def check_attrs(obj: object, spec: Obj, field: str, names: Sequence[str]) -> Non
 
 
 def json_schema(spec: Spec, title: str, description: str = "") -> dict:
-    """The JSON Schema (draft 2020-12) document of a declared input, as ``--schema`` prints it."""
+    """The JSON Schema (draft 2020-12) document of a declared input, as ``--schema`` prints it.
+
+    ``title`` is the document's title even when the declaration carries its own (``Obj(title=...)``,
+    the title it has where it is nested), so every ``--schema`` is titled as its command names it.
+    """
     body = spec.schema()
+    body.pop("title", None)
     if description:
         body["description"] = description
     return {"$schema": SCHEMA_DIALECT, "title": title, **body}
