@@ -43,15 +43,20 @@ browser:
 	fi
 
 ## test: the suite CI runs (unit, property, exact odds, browser, and the notebooks under strict nbval:
-## every saved output must match a fresh run, after notebooks/nbval-sanitize.cfg); not the slow set
+## every saved output must match a fresh run, after notebooks/nbval-sanitize.cfg); not the slow set.
+## In parallel, one worker per core (XDIST=N to choose; XDIST=0 runs it in one process): the tests of a
+## file, the cells of a notebook and the files sharing the browser tests' servers stay on one worker,
+## in order (conftest.py), and each worker has its own rules database.
+XDIST ?= auto
+PARALLEL := -n $(XDIST) --dist loadfile --no-loadscope-reorder
 test: $(STAMP) browser
 	$(PY) -m pytest tests notebooks --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg \
-	  -q -m "not slow"
+	  -q -m "not slow" $(PARALLEL)
 
 ## test-slow: only the tests marked slow (seeded Monte Carlo runs of whole engines, the parried Mythras
 ## exchange enumerated face by face)
 test-slow: $(STAMP) browser
-	$(PY) -m pytest tests -q -m slow
+	$(PY) -m pytest tests -q -m slow $(PARALLEL)
 
 ## strip-notebooks: drop saved widget state and UI metadata from notebooks/ (outputs stay; after
 ## re-executing them: jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb)

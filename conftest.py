@@ -1,12 +1,86 @@
-"""Test-wide setup: every test run (and every notebook kernel it starts) uses its own database."""
+"""Test-wide setup: every test run (and every notebook kernel it starts) uses its own database.
+
+Under pytest-xdist (``make test`` runs ``pytest -n auto --dist loadfile --no-loadscope-reorder``):
+
+* every worker process gets a database of its own (``rules-gw0.db``, ``rules-gw1.db``, ... beside the
+  run's ``$RULESLAWYER_TEST_DB``), so a worker never sees another's build or rebuild;
+* the tests of one file run on one worker, in file order (``--dist loadfile``): module-scoped fixtures
+  are built once, a test may read what an earlier one of its file recorded, and a notebook's cells run
+  in order in one kernel, as nbval needs. The files of a folder in ``SHARED_SESSION_FOLDERS`` run
+  together on one worker: they share session-scoped servers and a browser (tests/browser/conftest.py)
+  that would otherwise start once per worker. The units go out in collection order
+  (``--no-loadscope-reorder``), so the browser tests, the longest unit, start first.
+
+The grouping is done here by the scheduler (``pytest_xdist_make_scheduler``), from each test's file,
+not with ``xdist_group`` marks: ``--dist loadgroup`` silently stops grouping under pytest 9.2
+(pytest-dev/pytest-xdist#1386).
+"""
 
 import os
+import shutil
 import tempfile
+from pathlib import Path
+
+import pytest
+
+#: Folders whose test files share session-scoped servers: all their tests run on one worker.
+SHARED_SESSION_FOLDERS = ("tests/browser/",)
+_OWN_BASETEMP = pytest.StashKey[str]()
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest's tmp_path factory reads --basetemp
 def pytest_configure(config):
+    if _distributed(config) and config.option.basetemp is None:
+        # xdist puts each worker's tmp_path under <basetemp>/popen-gwN/; from /tmp/pytest-XXXXXXXX/ that
+        # is as long as a one-process run's /tmp/pytest-of-<user>/pytest-<n>/ (messages that echo a
+        # path in full up to ~80 characters, such as the CLI's file errors, read the same either way)
+        config.option.basetemp = tempfile.mkdtemp(prefix="pytest-")
+        config.stash[_OWN_BASETEMP] = config.option.basetemp
     # Set before any kernel starts so nbval's kernels inherit it; never touch the user's cache.
     if "RULESLAWYER_TEST_DB" not in os.environ:
         os.environ["RULESLAWYER_TEST_DB"] = os.path.join(tempfile.mkdtemp(prefix="ruleslawyer-test-"), "rules.db")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")  # "gw0", "gw1", ... in an xdist worker process
+    if worker and not os.environ.get("RULESLAWYER_TEST_WORKER"):
+        # the controller's path, made this worker's own (the worker's kernels and commands inherit it)
+        shared = Path(os.environ["RULESLAWYER_TEST_DB"])
+        os.environ["RULESLAWYER_TEST_DB"] = str(shared.with_name(f"{shared.stem}-{worker}{shared.suffix}"))
+        os.environ["RULESLAWYER_TEST_WORKER"] = worker
     os.environ["RULESLAWYER_DB"] = os.environ["RULESLAWYER_TEST_DB"]
     os.environ.pop("RULESLAWYER_HOUSE_RULES", None)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    own = session.config.stash.get(_OWN_BASETEMP, None)
+    if own and exitstatus == 0:  # kept after a failure, as pytest keeps its own
+        shutil.rmtree(own, ignore_errors=True)
+
+
+def _distributed(config) -> bool:
+    """Whether this is the controller of an xdist run (``-n`` given and not 0)."""
+    return (not hasattr(config, "workerinput") and bool(config.getoption("numprocesses", None))
+            and config.getoption("dist", "no") != "no")
+
+
+def scope_of(nodeid: str) -> str:
+    """The unit of work a test goes out in: its file (``tests/test_x.py``, ``notebooks/app.ipynb``), or
+    the shared-session folder holding that file."""
+    path = nodeid.split("::", 1)[0]
+    return next((folder for folder in SHARED_SESSION_FOLDERS if path.startswith(folder)), path)
+
+
+try:
+    from xdist.scheduler import LoadScopeScheduling
+except ImportError:  # pytest-xdist not installed: the suite runs in one process
+    LoadScopeScheduling = None
+
+if LoadScopeScheduling is not None:
+    class FileScheduling(LoadScopeScheduling):
+        """``--dist loadfile``, with each shared-session folder's files as one unit (:func:`scope_of`)."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            return scope_of(nodeid)
+
+    def pytest_xdist_make_scheduler(config, log):
+        if config.getvalue("dist") == "loadfile":
+            return FileScheduling(config, log)
+        return None

@@ -105,9 +105,13 @@ def bytecode_env() -> dict[str, str]:
     This machine sets ``PYTHONDONTWRITEBYTECODE=1``, which makes every Python start compile the
     kit's modules from source again; a user's install has ``.pyc`` files. The caches go to one temp
     dir per benchmark run (``PYTHONPYCACHEPREFIX``), never into the repository, and the warm-up run
-    fills them — for the figure and its reference alike.
+    fills them — for the figure and its reference alike. Under ``BENCH_QUICK=1`` (no warm-up, figures
+    not kept) the caller's environment is returned unchanged: a fresh cache would only make the one
+    timed run compile every imported module, the installed packages' too, from source.
     """
     global _PYCACHE
+    if QUICK:
+        return dict(os.environ)
     if _PYCACHE is None:
         _PYCACHE = str(scratch("rl-bench-pyc-"))
     env = dict(os.environ)

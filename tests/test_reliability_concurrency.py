@@ -22,9 +22,11 @@ warnings.simplefilter("ignore")
 from ruleslawyer import rulesdb
 from ruleslawyer.rulesdb.handle import open_rules
 
-path, stop = sys.argv[1], sys.argv[2]
+path, stop, ready = sys.argv[1], sys.argv[2], sys.argv[3]
 searches = failures = 0
 while not os.path.exists(stop):
+    if searches == 1:
+        open(os.path.join(ready, str(os.getpid())), "w").close()  # searching: the changes may begin
     rulesdb.reset_cache()  # reconnect by path, as a new command would
     try:
         hits = rulesdb.search("parry" if searches % 2 else "fighting on", rules=open_rules(path))
@@ -48,11 +50,15 @@ def test_eight_processes_searching_while_the_file_is_deleted_and_replaced_all_su
     folder.mkdir()
     path = folder / "rules.db"
     shutil.copyfile(good, path)
-    stop = tmp_path / "stop"
-    procs = [subprocess.Popen([sys.executable, "-c", WORKER, str(path), str(stop)], stdout=subprocess.PIPE,
+    stop, ready = tmp_path / "stop", tmp_path / "ready"
+    ready.mkdir()
+    procs = [subprocess.Popen([sys.executable, "-c", WORKER, str(path), str(stop), str(ready)], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for _ in range(WORKERS)]
     try:
-        time.sleep(1.5)  # let them start searching
+        deadline = time.monotonic() + 60
+        while len(list(ready.iterdir())) < WORKERS:  # every one has searched once: all are searching now
+            assert time.monotonic() < deadline and all(p.poll() is None for p in procs), "a searcher did not start"
+            time.sleep(0.05)
         for change in range(CHANGES):
             if change % 4:
                 shutil.copyfile(good, folder / "replacement")
