@@ -146,3 +146,16 @@ def test_a_gms_words_for_special_effects_find_them(words, row):
 def test_a_concepts_table_words_reach_its_rule(ruleset, words, unit):
     # Each concept's words from other games reach the rule that defines it, by its real id.
     assert unit in top(words, ruleset, 3)
+
+
+@pytest.mark.parametrize(("ruleset", "words", "unit"), [
+    ("mastery", "is he stable now", "mastery/combat/death/triage#1"),
+    ("mastery", "blinded", "mastery/combat/wounds-injuries-and-trauma/trauma-table#12"),
+    ("mythras", "restrained", "mythras/supplement/special-effects#13"),
+    ("mythras", "can't see", "mythras/supplement/special-effects#15"),
+    ("darkmaster", "dazzled by a bright flash", "darkmaster/combat/tactical-round-sequence/assessment-phase#2"),
+    ("darkmaster", "grapple", "darkmaster/combat/tactical-round-sequence/other-actions-phase#1"),
+])
+def test_common_condition_words_reach_each_books_rule(ruleset, words, unit):
+    # General table words for a condition (common.json concepts) reach each book's own rule.
+    assert unit in top(words, ruleset, 3)
