@@ -159,3 +159,14 @@ def test_a_concepts_table_words_reach_its_rule(ruleset, words, unit):
 def test_common_condition_words_reach_each_books_rule(ruleset, words, unit):
     # General table words for a condition (common.json concepts) reach each book's own rule.
     assert unit in top(words, ruleset, 3)
+
+
+@pytest.mark.parametrize(("ruleset", "words", "unit"), [
+    ("mythras", "what's my AC", "mythras/combat/the-attack-parry-exchange#10"),
+    ("mythras", "saving throw", "mythras/combat/charge-evade-outmanoeuvre#2"),
+    ("darkmaster", "what's my AC", "darkmaster/supplement/parry#1"),
+    ("darkmaster", "disadvantage", "darkmaster/combat/tactical-round-sequence/melee-phase#3"),
+])
+def test_common_roll_words_reach_each_books_rule(ruleset, words, unit):
+    # AC, saving throws and advantage (common.json concepts without common words) reach each book's own rule.
+    assert unit in top(words, ruleset, 3)
