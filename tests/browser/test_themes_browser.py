@@ -21,6 +21,8 @@ MEASURED = (".rl-app .rl-result-line, .rl-app .rl-trace-wrap, .rl-app .rl-outcom
 #: What must never be clipped sideways: the app, every panel root, every tab title.
 ROOTS = ".rl-app, .rl-panel, .rl-app .lm-TabBar-tabLabel"
 CONTRAST: dict[str, dict] = {}
+#: JS: resolves once the page has rendered a frame after the one in progress (two animation frames).
+NEXT_FRAME_JS = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
 
 
 def populate(page) -> None:
@@ -54,7 +56,7 @@ def populate(page) -> None:
 def check_tab(page, name: str, key: str, *, screenshot: bool) -> None:
     """Contrast (>= 4.5:1) and no sideways clipping on the tab ``name``; record the lowest contrast."""
     tab(page, name)
-    page.wait_for_timeout(100)
+    page.evaluate(NEXT_FRAME_JS)  # the switch laid out and painted (Lumino lays out on animation frames)
     page.evaluate("() => document.querySelectorAll('.rl-app details.rl-explain').forEach(d => d.open = true)")
     if screenshot:
         shot(page, f"{key.removeprefix(page.kind + '-')}-{re.sub(r'[^a-z]+', '-', name.lower())}",
