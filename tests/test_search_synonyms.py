@@ -170,3 +170,22 @@ def test_common_condition_words_reach_each_books_rule(ruleset, words, unit):
 def test_common_roll_words_reach_each_books_rule(ruleset, words, unit):
     # AC, saving throws and advantage (common.json concepts without common words) reach each book's own rule.
     assert unit in top(words, ruleset, 3)
+
+
+@pytest.mark.parametrize(("ruleset", "words", "unit"), [
+    ("mastery", "reach weapon", "mastery/combat/actions-and-reactions/triggered-reactions-all-cost-1-ap#2"),
+    ("mastery", "dash action", "mastery/combat/actions-and-reactions/movement#4"),
+    ("mastery", "lose concentration", "mastery/combat/actions-and-reactions/casting#3"),
+    ("mythras", "concentration", "mythras/supplement/action-menu#13"),
+    ("mythras", "dash action", "mythras/combat/movement-snapshot#1"),
+    ("darkmaster", "can I run full speed", "darkmaster/combat/action-types#2"),
+])
+def test_common_movement_and_casting_words_reach_each_books_rule(ruleset, words, unit):
+    # Dash, reach and concentration (common.json concepts) reach each book's own rule, not a namesake:
+    # Mastery's "reach 0 health" for reach, Mythras's Interrupt (after a Delay) for concentration.
+    assert unit in top(words, ruleset, 3)
+
+
+def test_concentration_does_not_reach_mythras_interrupt():
+    assert not any("interrupt" in v for h in search("lose concentration", ruleset="mythras", limit=10)
+                   for v in h.matched_via)
