@@ -189,3 +189,15 @@ def test_common_movement_and_casting_words_reach_each_books_rule(ruleset, words,
 def test_concentration_does_not_reach_mythras_interrupt():
     assert not any("interrupt" in v for h in search("lose concentration", ruleset="mythras", limit=10)
                    for v in h.matched_via)
+
+
+@pytest.mark.parametrize(("ruleset", "words", "unit"), [
+    ("mythras", "attack of opportunity", "mythras/combat/charge-evade-outmanoeuvre#3"),
+    ("darkmaster", "attack of opportunity", "darkmaster/combat/tactical-round-sequence/other-actions-phase#1"),
+    ("mythras", "death saves", "mythras/combat/practical-habits#3"),
+    ("darkmaster", "death saves", "darkmaster/combat/tactical-round-sequence/assessment-phase#1"),
+    ("mastery", "fire resistance", "mastery/combat/additional-combat-rules/damage-types#1"),
+])
+def test_common_attack_and_damage_words_reach_each_books_rule(ruleset, words, unit):
+    # Opportunity attacks, death saves and damage resistance (common.json concepts) reach each book's rule.
+    assert unit in top(words, ruleset, 3)
