@@ -1,7 +1,7 @@
 """Speed work on the search must not change its answers, and a cold search stays light.
 
 - A plain ``ruleslawyer search`` on a built database loads none of the modules it does not need
-  (``json``, ``html``, ``typing``, the ruleset registry, the records module with its dataclasses, the
+  (``json``, ``html``, ``typing``, ``dataclasses`` and ``inspect``, the ruleset registry, the records module with its dataclasses, the
   Markdown parser): each is milliseconds of a start that should cost about twice a bare Python.
 Every database here is in tmp_path.
 """
@@ -18,7 +18,7 @@ from hypothesis import example, given, settings, strategies as st
 from ruleslawyer import rulesdb
 
 #: Modules a cold plain-text search must not import (each one a few milliseconds of start-up).
-COLD_UNNEEDED = ("json", "html", "typing", "ruleslawyer.registry", "ruleslawyer.rulesdb.records",
+COLD_UNNEEDED = ("json", "html", "typing", "dataclasses", "inspect", "ruleslawyer.registry", "ruleslawyer.rulesdb.records",
                  "ruleslawyer.rulesdb.builder", "markdown_it", "yaml", "pandas")
 
 
@@ -91,3 +91,25 @@ def test_found_matches_the_plain_find_loop(text, words, prefixes):
     expected = _reference_found(low, words, tuple(prefixes))
     assert _found(low, marks) == expected
     assert _found(low, marks, _tokens(text, "other heading")) == expected
+
+
+def test_hits_and_results_are_read_only_records_as_before():
+    from ruleslawyer.rulesdb.fulltext import Hit, SearchResults
+
+    h = Hit("m/c#1", "mastery", "Mastery › C ¶1", "<mark>x</mark>", "x", 1.5, "paragraph", "m/c")
+    assert (h.matched_via, h.matched_heading) == ((), "")
+    assert list(h.to_dict()) == ["id", "ruleset", "breadcrumb", "snippet", "text", "score", "kind", "section",
+                                 "matched_via", "matched_heading"]
+    assert h == Hit(id="m/c#1", ruleset="mastery", breadcrumb="Mastery › C ¶1", snippet="<mark>x</mark>", text="x",
+                    score=1.5, kind="paragraph", section="m/c") and hash(h) == hash(Hit(*h._values()))
+    assert h != Hit(*h._values()[:5], 2.0, "paragraph", "m/c")
+    with pytest.raises(AttributeError):
+        h.score = 3.0
+    with pytest.raises(TypeError):
+        Hit("only", "three", "fields")
+    with pytest.raises(TypeError):
+        Hit(*h._values(), colour="red")
+    r = SearchResults("parry", (h,))
+    assert (r.hint, r.fts_query, r.suggestions, r.expansions) == ("", "", (), ())
+    assert len(r) == 1 and r[0] is h and list(r) == [h] and bool(r) and not SearchResults("x")
+    assert r.to_dict()["hits"] == [h.to_dict()] and "Hit(id='m/c#1'" in repr(h)

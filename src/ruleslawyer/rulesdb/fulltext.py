@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from dataclasses import asdict, dataclass, field
 
 from ruleslawyer.errors import RulesInputError
 
@@ -80,8 +79,50 @@ _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‟": '"', "″": 
 _START, _END = "\ue000", "\ue001"  # never in stored text (the build strips them)
 
 
-@dataclass(frozen=True)
-class Hit:
+class _Record:
+    """A read-only record with named fields (what a frozen dataclass gives, without importing
+    ``dataclasses`` and ``inspect`` on a cold command-line search): keyword or positional
+    construction in field order, defaults, equality, hashing, ``repr`` and ``to_dict``."""
+
+    __slots__ = ()
+    _defaults: dict = {}
+
+    def __init__(self, *args, **kwargs):
+        names = self.__slots__
+        if len(args) > len(names):
+            raise TypeError(f"{type(self).__name__} takes at most {len(names)} fields")
+        values = dict(zip(names, args))
+        for k, v in kwargs.items():
+            if k not in names or k in values:
+                raise TypeError(f"{type(self).__name__}: unexpected or repeated field {k!r}")
+            values[k] = v
+        for k in names:
+            if k not in values:
+                if k not in self._defaults:
+                    raise TypeError(f"{type(self).__name__}: missing field {k!r}")
+                values[k] = self._defaults[k]
+            object.__setattr__(self, k, values[k])
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is read-only")
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, k) for k in self.__slots__)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other._values() == self._values()
+
+    def __hash__(self):
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__) + ")"
+
+    def _asdict(self) -> dict:
+        return {k: getattr(self, k) for k in self.__slots__}
+
+
+class Hit(_Record):
     """One ranked search hit.
 
     Attributes:
@@ -102,25 +143,17 @@ class Hit:
             escaped, with those words marked.
     """
 
-    id: str
-    ruleset: str
-    breadcrumb: str
-    snippet: str
-    text: str
-    score: float
-    kind: str
-    section: str
-    matched_via: tuple[str, ...] = ()
-    matched_heading: str = ""
+    __slots__ = ("id", "ruleset", "breadcrumb", "snippet", "text", "score", "kind", "section", "matched_via",
+                 "matched_heading")
+    _defaults = {"matched_via": (), "matched_heading": ""}
 
     def to_dict(self) -> dict:
-        d = asdict(self)
+        d = self._asdict()
         d["matched_via"] = list(self.matched_via)
         return d
 
 
-@dataclass(frozen=True)
-class SearchResults:
+class SearchResults(_Record):
     """Hits for one query, best first, plus a hint when there is nothing (or little) to show.
 
     Iterable and indexable like a list of :class:`Hit`; ``to_dataframe()`` gives a pandas DataFrame.
@@ -135,12 +168,8 @@ class SearchResults:
             (``synonym: attack of opportunity → reprisal attack``).
     """
 
-    query: str
-    hits: tuple[Hit, ...] = ()
-    hint: str = ""
-    fts_query: str = ""
-    suggestions: tuple[str, ...] = field(default=())
-    expansions: tuple[str, ...] = field(default=())
+    __slots__ = ("query", "hits", "hint", "fts_query", "suggestions", "expansions")
+    _defaults = {"hits": (), "hint": "", "fts_query": "", "suggestions": (), "expansions": ()}
 
     def __iter__(self):
         return iter(self.hits)
