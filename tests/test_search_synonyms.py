@@ -201,3 +201,15 @@ def test_concentration_does_not_reach_mythras_interrupt():
 def test_common_attack_and_damage_words_reach_each_books_rule(ruleset, words, unit):
     # Opportunity attacks, death saves and damage resistance (common.json concepts) reach each book's rule.
     assert unit in top(words, ruleset, 3)
+
+
+@pytest.mark.parametrize(("ruleset", "words", "unit"), [
+    ("mythras", "fight from horseback", "mythras/combat/combat-styles#2"),
+    ("darkmaster", "fight from horseback", "darkmaster/combat/tactical-round-sequence/melee-phase#3"),
+    ("mastery", "cavalry", "mastery/combat/actions-and-reactions/other-actions#8"),
+    ("mythras", "two-weapon fighting", "mythras/combat/combat-styles#1"),
+    ("mastery", "spell slots", "mastery/combat/action-points/initiative-phases#6"),
+])
+def test_common_mounted_weapon_and_spell_words_reach_each_books_rule(ruleset, words, unit):
+    # Mounted combat, two-weapon fighting and spell slots (common.json concepts) reach each book's rule.
+    assert unit in top(words, ruleset, 3)
