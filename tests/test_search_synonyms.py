@@ -213,3 +213,13 @@ def test_common_attack_and_damage_words_reach_each_books_rule(ruleset, words, un
 def test_common_mounted_weapon_and_spell_words_reach_each_books_rule(ruleset, words, unit):
     # Mounted combat, two-weapon fighting and spell slots (common.json concepts) reach each book's rule.
     assert unit in top(words, ruleset, 3)
+
+
+@pytest.mark.parametrize(("ruleset", "words", "unit"), [
+    ("mastery", "chance to hit", "mastery/combat/actions-and-reactions/attack#4"),
+    ("mastery", "roll to hit in melee", "mastery/combat/actions-and-reactions/attack#3"),
+    ("darkmaster", "incapacitated", "darkmaster/combat/tactical-round-sequence/assessment-phase#3"),
+])
+def test_to_hit_and_incapacitated_reach_each_books_rule(ruleset, words, unit):
+    # Mastery's to-hit is its automatic melee hit and its Aiming Trial; incapacitated joins the stunned concept.
+    assert unit in top(words, ruleset, 3)
