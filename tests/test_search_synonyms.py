@@ -223,3 +223,17 @@ def test_common_mounted_weapon_and_spell_words_reach_each_books_rule(ruleset, wo
 def test_to_hit_and_incapacitated_reach_each_books_rule(ruleset, words, unit):
     # Mastery's to-hit is its automatic melee hit and its Aiming Trial; incapacitated joins the stunned concept.
     assert unit in top(words, ruleset, 3)
+
+
+@pytest.mark.parametrize(("ruleset", "words", "unit"), [
+    ("mythras", "knock the sword out of his hand", "mythras/supplement/special-effects#9"),
+    ("darkmaster", "knock the sword out of his hand",
+     "darkmaster/combat/tactical-round-sequence/other-actions-phase#1"),
+    ("mythras", "bull rush", "mythras/supplement/special-effects#7"),
+    ("darkmaster", "bull rush", "darkmaster/combat/tactical-round-sequence/other-actions-phase#1"),
+    ("mastery", "five foot step", "mastery/combat/actions-and-reactions/triggered-reactions-all-cost-1-ap#3"),
+    ("mythras", "five foot step", "mythras/supplement/action-menu#6"),
+])
+def test_common_maneuver_words_reach_each_books_rule(ruleset, words, unit):
+    # Disarm, shove and the five-foot step (common.json concepts) reach each book's own rule.
+    assert unit in top(words, ruleset, 3)
