@@ -237,3 +237,14 @@ def test_to_hit_and_incapacitated_reach_each_books_rule(ruleset, words, unit):
 def test_common_maneuver_words_reach_each_books_rule(ruleset, words, unit):
     # Disarm, shove and the five-foot step (common.json concepts) reach each book's own rule.
     assert unit in top(words, ruleset, 3)
+
+
+@pytest.mark.parametrize(("ruleset", "words", "unit"), [
+    ("mastery", "stealth", "mastery/combat/startle-and-ambush/ambush#1"),
+    ("mythras", "stay hidden", "mythras/combat/firearms-change-the-economy#1"),
+    ("darkmaster", "sneak up on them", "darkmaster/combat/tactical-round-sequence/assessment-phase#1"),
+])
+def test_common_stealth_words_reach_each_books_rule(ruleset, words, unit):
+    # Hiding and stealth (a common.json concept) reach each book's own rule: Mastery's ambush group trial,
+    # Mythras's not being seen and Take Cover, Darkmaster's characters caught unaware.
+    assert unit in top(words, ruleset, 3)
