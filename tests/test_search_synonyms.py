@@ -248,3 +248,15 @@ def test_common_stealth_words_reach_each_books_rule(ruleset, words, unit):
     # Hiding and stealth (a common.json concept) reach each book's own rule: Mastery's ambush group trial,
     # Mythras's not being seen and Take Cover, Darkmaster's characters caught unaware.
     assert unit in top(words, ruleset, 3)
+
+
+@pytest.mark.parametrize(("ruleset", "words", "unit"), [
+    ("mastery", "I rolled a 20", "mastery/combat/actions-and-reactions/attack#11"),
+    ("darkmaster", "I rolled a 20", "darkmaster/supplement/rolls#4"),
+    ("mythras", "I'm at 0 hp", "mythras/combat/practical-habits#3"),
+    ("darkmaster", "negative hp", "darkmaster/combat/tactical-round-sequence/assessment-phase#1"),
+    ("mastery", "revive my downed friend", "mastery/combat/death/triage#1"),
+])
+def test_common_hp_and_top_roll_words_reach_each_books_rule(ruleset, words, unit):
+    # A natural 20, zero hit points and a downed ally (common.json) reach each book's own rule.
+    assert unit in top(words, ruleset, 3)
