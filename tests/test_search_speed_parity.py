@@ -113,3 +113,25 @@ def test_hits_and_results_are_read_only_records_as_before():
     assert (r.hint, r.fts_query, r.suggestions, r.expansions) == ("", "", (), ())
     assert len(r) == 1 and r[0] is h and list(r) == [h] and bool(r) and not SearchResults("x")
     assert r.to_dict()["hits"] == [h.to_dict()] and "Hit(id='m/c#1'" in repr(h)
+
+
+def test_hits_and_results_pickle_copy_and_refuse_changes(built_db):
+    import copy
+    import pickle
+
+    results = rulesdb.search("parry", "mythras", limit=3, rules=rulesdb.open_rules(built_db))
+    hit = results[0]
+    for clone in (pickle.loads(pickle.dumps(results)), pickle.loads(pickle.dumps(results, 0)),
+                  copy.copy(results), copy.deepcopy(results)):
+        assert clone == results and clone.to_dict() == results.to_dict() and clone[0] == hit
+    assert copy.deepcopy(hit) == hit and pickle.loads(pickle.dumps(hit)) == hit
+    for change in (lambda: delattr(hit, "score"), lambda: setattr(hit, "score", 0.0),
+                   lambda: delattr(results, "hits")):
+        with pytest.raises(AttributeError):
+            change()
+    assert hit.score == results[0].score and len(results) == 3
+    match hit:
+        case rulesdb.Hit(hit_id, "mythras"):
+            assert hit_id == hit.id
+        case _:
+            pytest.fail("a hit matches by position: id, ruleset, ...")

@@ -82,7 +82,8 @@ _START, _END = "\ue000", "\ue001"  # never in stored text (the build strips them
 class _Record:
     """A read-only record with named fields (what a frozen dataclass gives, without importing
     ``dataclasses`` and ``inspect`` on a cold command-line search): keyword or positional
-    construction in field order, defaults, equality, hashing, ``repr`` and ``to_dict``."""
+    construction in field order, defaults, equality, hashing, ``repr``, pickling and copying,
+    ``match`` by position (``__match_args__``) and ``to_dict``."""
 
     __slots__ = ()
     _defaults: dict = {}
@@ -105,6 +106,13 @@ class _Record:
 
     def __setattr__(self, name, value):
         raise AttributeError(f"{type(self).__name__} is read-only")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"{type(self).__name__} is read-only")
+
+    def __reduce__(self):
+        # pickle, copy and deepcopy rebuild the record from its fields
+        return (type(self), self._values())
 
     def _values(self) -> tuple:
         return tuple(getattr(self, k) for k in self.__slots__)
@@ -145,6 +153,7 @@ class Hit(_Record):
 
     __slots__ = ("id", "ruleset", "breadcrumb", "snippet", "text", "score", "kind", "section", "matched_via",
                  "matched_heading")
+    __match_args__ = __slots__
     _defaults = {"matched_via": (), "matched_heading": ""}
 
     def to_dict(self) -> dict:
@@ -169,6 +178,7 @@ class SearchResults(_Record):
     """
 
     __slots__ = ("query", "hits", "hint", "fts_query", "suggestions", "expansions")
+    __match_args__ = __slots__
     _defaults = {"hits": (), "hint": "", "fts_query": "", "suggestions": (), "expansions": ()}
 
     def __iter__(self):
