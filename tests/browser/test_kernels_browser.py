@@ -66,13 +66,15 @@ def culling_app(served):
 
 def test_closing_a_tab_frees_its_kernel_and_an_open_tab_keeps_its_own(browser, culling_app):
     proc, url = culling_app
-    opened = []  # two tabs, two kernels (children of Voila, itself a child of `ruleslawyer app`), loading at once
+    # two tabs, two kernels (children of Voila, itself a child of `ruleslawyer app`), opened one after
+    # the other: a kernel whose tab is slow to connect (two loading at once on a busy machine) could
+    # idle past the 3 s timeout unconnected and be culled before its app shows
+    opened = []
     for _ in range(2):
         context, page = new_page(browser, [])
-        page.goto(url, wait_until="commit")
-        opened.append((context, page))
-    for _, page in opened:
+        page.goto(url)
         page.locator(".rl-app").first.wait_for(state="visible", timeout=60_000)
+        opened.append((context, page))
     wait_kernels(proc, 2, 30)
     idle_since = time.monotonic()  # the last thing either tab asked of its kernel
     (closing, _), (staying, page) = opened
