@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import DiceScriptError, RulesInputError
+from .inputs import seed as check_seed
 from .limits import DICE_COUNT, DICE_MODIFIER, DIE_SIDES, clip
 from .trace import PROVENANCE_KIT_DEFAULT, Ruling, RulingUse, register, resolve_ruling
 
@@ -233,8 +234,8 @@ class Dice:
             raise RulesInputError("dice", "give either rng= or seed=, not both")
         if rng is not None and not isinstance(rng, random.Random):
             raise RulesInputError("dice", f"rng must be a random.Random, got {type(rng).__name__}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise RulesInputError("dice", f"seed must be an integer, got {seed!r}")
+        if seed is not None:
+            seed = check_seed(seed, "seed")
         if rng is None:
             if seed is None:
                 seed = random.SystemRandom().randrange(2**32)

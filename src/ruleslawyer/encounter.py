@@ -27,10 +27,14 @@ from typing import Any, ClassVar
 
 from ruleslawyer.dice import Dice
 from ruleslawyer.errors import RulesInputError
-from ruleslawyer.inputs import dice_script
+from ruleslawyer.inputs import (SEED, Any_, Bool, Int, ListOf, MapOf, Name, Obj, Text, at, dice_script, rename,
+                                seed as read_seed)
+from ruleslawyer.limits import clip
+from ruleslawyer.registry import check_rulings
 from ruleslawyer.trace import Step, StepKind, TracedResult, to_jsonable
 
-__all__ = ["LogLine", "FightState", "RoundResult", "Encounter", "MAX_ROUNDS", "MAX_COMBATANTS", "log_line"]
+__all__ = ["LogLine", "FightState", "RoundResult", "Encounter", "MAX_ROUNDS", "MAX_COMBATANTS", "SAVED_FIGHT",
+           "log_line"]
 
 #: Bounds on a fight's size (README "Limits").
 MAX_ROUNDS = 200
@@ -122,10 +126,8 @@ class Encounter:
                  options: Mapping[str, Any] | None = None) -> None:
         from ruleslawyer.rulesdb.handle import resolve_rules
 
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise RulesInputError("seed", f"must be a whole number, got {seed!r}")
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
-        self.rulings = dict(rulings or {})
+        self.seed = read_seed(seed) if seed is not None else random.SystemRandom().randrange(2**32)
+        self.rulings = check_rulings(rulings, self.ruleset or None)
         self.rules = resolve_rules(rules)
         self.options = self.read_options(options)
         self._state = state
@@ -301,32 +303,96 @@ class Encounter:
                 "log": [line.to_dict() for line in self._log]}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, rules=None) -> "Encounter":
-        """A fight saved with :meth:`to_dict`, ready to go on.
+    def from_input(cls, data: Mapping[str, Any], *, seed: int | None = None,
+                   rulings: Mapping[str, str] | None = None, rules=None, field: str = "") -> "Encounter":
+        """A fight from a ``ruleslawyer fight`` input: ``combatants`` (with ``seed``, ``options``) to
+        start one, or a saved ``fight`` to go on with; ``rulings`` in the input, then ``rulings=``
+        over them. ``seed`` (``--seed``, a panel's seed box) wins over the input's or the saved one.
 
         Raises:
-            RulesInputError: not a saved fight of this ruleset (naming the field).
+            RulesInputError: both ``fight`` and ``combatants`` (or ``seed``, ``options``) given, no
+                combatants, or a bad field (named under ``field``).
         """
-        if not isinstance(data, Mapping) or data.get("ruleset") != cls.ruleset:
-            raise RulesInputError("ruleset", f"not a saved {cls.ruleset} fight")
-        saved = data.get("state")
-        if not isinstance(saved, Mapping):
-            raise RulesInputError("state", "a saved fight needs its state")
-        fight = cls.start(saved.get("combatants", ()), seed=data.get("seed"), rulings=data.get("rulings"),
-                          rules=rules, options=data.get("options"))
-        rnd = saved.get("round", 0)
-        if isinstance(rnd, bool) or not isinstance(rnd, int) or not 0 <= rnd <= MAX_ROUNDS:
-            raise RulesInputError("state.round", f"must be a whole number from 0 to {MAX_ROUNDS}")
-        fight._state = replace(fight._state, round=rnd, over=bool(saved.get("over", False)))
-        fight._log = [LogLine(int(x["round"]), str(x["text"]), tuple(x.get("cites", ())))
-                      for x in data.get("log", ())]
-        for name, decl in (data.get("pending") or {}).items():
-            fight.declare(name, decl)
+        top = check_rulings(data.get("rulings"), cls.ruleset, at(field, "rulings"))
+        top.update(check_rulings(rulings, cls.ruleset))
+        if "fight" in data:
+            extra = [k for k in ("combatants", "seed", "options") if k in data]
+            if extra:
+                raise RulesInputError(at(field, extra[0]), "give either a saved fight (\"fight\") to go on with or "
+                                      "\"combatants\" to start one, not both; a saved fight carries its own "
+                                      "combatants, seed and options")
+            return cls.from_dict(data["fight"], rules=rules, field=at(field, "fight"), seed=seed, rulings=top)
+        if "combatants" not in data:
+            raise RulesInputError(at(field, "combatants"), "is required: the combatants (or a saved fight under "
+                                                           "\"fight\")")
+        return cls.start(data["combatants"], seed=data.get("seed") if seed is None else seed, rulings=top,
+                         rules=rules, options=data.get("options"))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, rules=None, field: str = "", seed: int | None = None,
+                  rulings: Mapping[str, str] | None = None) -> "Encounter":
+        """A fight saved with :meth:`to_dict`, ready to go on.
+
+        Args:
+            data: the saved fight, read strictly (:data:`SAVED_FIGHT`): unknown fields, a log line or
+                a pending declaration of the wrong shape, a bad combatant are refused.
+            field: where ``data`` sits in its input (``fight`` on the command line): every error's
+                field starts with it (``fight.state.combatants[0].health``).
+            seed: a seed to go on with instead of the saved one (checked against the same bound).
+            rulings: ruling overrides laid over the saved ones.
+
+        Raises:
+            RulesInputError: a saved fight of another ruleset (``<field>.ruleset``, naming it), or a
+                bad field of it (its full path).
+        """
+        saved = SAVED_FIGHT.read(data, field)
+        if saved["ruleset"] != cls.ruleset:
+            raise RulesInputError(at(field, "ruleset"), f"this is a saved {clip(saved['ruleset'])} fight, not a "
+                                                        f"{cls.ruleset} one; go on with it in that ruleset's fight")
+        state = saved["state"]
+        merged = check_rulings(saved.get("rulings"), cls.ruleset, at(field, "rulings"))
+        merged.update(check_rulings(rulings, cls.ruleset))
+        try:
+            fight = cls.start(state["combatants"], seed=saved.get("seed") if seed is None else seed,
+                              rulings=merged, rules=rules, options=saved.get("options"))
+        except RulesInputError as exc:
+            if exc.field.startswith("combatants"):
+                raise rename(exc, at(field, "state")) from None
+            if field and not exc.field.startswith("rulings") and not (seed is not None and exc.field == "seed"):
+                raise rename(exc, field) from None
+            raise
+        fight._state = replace(fight._state, round=state.get("round", 0), over=state.get("over", False))
+        fight._log = [LogLine(x["round"], x["text"], tuple(x.get("cites", ()))) for x in saved.get("log", ())]
+        for name, decl in saved.get("pending", {}).items():
+            try:
+                fight.declare(name, decl)
+            except RulesInputError as exc:
+                raise rename(exc, at(field, "pending"), "declarations") from None
         return fight
 
     def round_step(self, number: int, children: list[Step]) -> Step:
         """The trace root of round ``number`` (a helper for :meth:`play_round`)."""
         return Step.of(StepKind.RESULT, f"Round {number}", children=children)
+
+
+#: A saved fight (:meth:`Encounter.to_dict`) as :meth:`Encounter.from_dict` reads it; the combatants,
+#: options and pending declarations are then read by the ruleset's own hooks.
+SAVED_FIGHT = Obj({
+    "ruleset": Name("the ruleset id the fight was saved from"),
+    "seed": SEED,
+    "rulings": Any_("ruling overrides, ruling id -> answer (checked as every rulings value is)"),
+    "options": Any_("the fight's options (checked by the ruleset)"),
+    "state": Obj({"round": Int(0, MAX_ROUNDS, "rounds resolved so far"),
+                  "over": Bool("whether the fight has ended"),
+                  "combatants": ListOf(Any_("a combatant, read by the ruleset"), min_items=1,
+                                       max_items=MAX_COMBATANTS)},
+                 "where the fight stands", required=("combatants",)),
+    "pending": MapOf(Any_("a declaration, checked against the state"), "declarations for the next round, by name",
+                     max_items=MAX_COMBATANTS),
+    "log": ListOf(Obj({"round": Int(0, MAX_ROUNDS), "text": Text("what changed"),
+                       "cites": ListOf(Text("a rule or ruling id", 1000))}, required=("round", "text")),
+                  "the fight log, oldest first", max_items=MAX_ROUNDS * MAX_COMBATANTS * 20),
+}, "a fight saved with --json (its \"fight\" member)", required=("ruleset", "state"), title="saved fight")
 
 
 def log_line(round_number: int, text: str, *cites: str) -> LogLine:

@@ -29,7 +29,7 @@ from ruleslawyer.limits import (DIE_SIDES, INPUT_ITEMS, INPUT_NAME_CHARS, INPUT_
 
 __all__ = ["shown", "at", "did_you_mean", "known_fields", "boolean", "whole", "text", "name", "choice", "list_of",
            "mapping", "dice_script", "json_int", "LongNumber", "Spec", "Bool", "Int", "Text", "Name", "Choice",
-           "ListOf", "MapOf", "Obj", "Either", "Tagged", "DiceSlots", "Any_", "SEED", "RULINGS", "json_schema",
+           "ListOf", "MapOf", "Obj", "Either", "Tagged", "DiceSlots", "Any_", "SEED", "RULINGS", "seed", "json_schema",
            "check_attrs", "rename"]
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -523,6 +523,20 @@ class DiceSlots(Spec):
 
 SEED = Int(-INPUT_SEED, INPUT_SEED, "seed for the unscripted dice (the command line's --seed wins)")
 """The ``seed`` field every engine input may carry."""
+
+
+
+def seed(value: object, field: str = "seed") -> int:
+    """``value`` if it is a dice seed: a whole number from -:data:`~ruleslawyer.limits.INPUT_SEED` to
+    :data:`~ruleslawyer.limits.INPUT_SEED` (the one bound every seed is held to: an input's ``seed``,
+    ``--seed``, an engine's or fight's ``seed=``, a panel's seed box; a saved fight's seed is always
+    one it can read back).
+
+    Raises:
+        RulesInputError: ``field``, naming the bound.
+    """
+    return whole(value, field, -INPUT_SEED, INPUT_SEED)
+
 
 RULINGS = MapOf(Text("the answer", INPUT_NAME_CHARS),
                 "ruling overrides, ruling id -> answer (see `ruleslawyer rulings`)")

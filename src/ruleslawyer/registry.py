@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,7 +28,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from ruleslawyer.trace import Ruling
 
-__all__ = ["ENTRY_POINT_GROUP", "Ruleset", "rulesets", "get_ruleset", "all_rulings", "ruleset_ids", "discovered"]
+__all__ = ["ENTRY_POINT_GROUP", "Ruleset", "rulesets", "get_ruleset", "all_rulings", "ruleset_ids", "discovered",
+           "check_rulings"]
 
 #: The entry-point group a ruleset package declares its :class:`Ruleset` under.
 ENTRY_POINT_GROUP = "ruleslawyer.rulesets"
@@ -193,6 +195,48 @@ def all_rulings(ruleset: str | None = None) -> "list[Ruling]":
         for ruling in r.ruling_objects():
             found[ruling.id] = ruling
     return sorted((r for r in found.values() if ruleset is None or r.ruleset == ruleset), key=lambda r: r.id)
+
+
+def check_rulings(overrides: object, ruleset: str | None, field: str = "rulings") -> dict[str, str]:
+    """The one check of a ``rulings`` value every engine, fight, odds function and panel reads.
+
+    Args:
+        overrides: ``None`` (no overrides) or an object of ruling id -> answer.
+        ruleset: the ruleset whose engine reads them; each id must be its ruling or the kit's
+            (``None``: any ruleset's).
+        field: the field path of the value in its input (``rulings``, ``fight.rulings``).
+
+    Returns:
+        The overrides as a plain dict.
+
+    Raises:
+        RulingError: not an object (``<field>``: "must be an object of ruling id -> answer"), an
+            answer that is not text, an id no installed ruleset has, an id of another ruleset (the
+            message names the ruleset it belongs to) or an answer the ruling does not allow
+            (``<field>.<id>``, listing the answers).
+    """
+    from ruleslawyer.errors import RulingError
+    from ruleslawyer.inputs import shown
+    from ruleslawyer.limits import clip
+    from ruleslawyer.trace import check_overrides, registered_rulings
+
+    if overrides is None:
+        return {}
+    if not isinstance(overrides, Mapping):
+        raise RulingError(field, "must be an object of ruling id -> answer (e.g. {\"kit.explosion-cap\": \"10\"}), "
+                                 f"got {shown(overrides)}")
+    known = {r.id for r in registered_rulings()}
+    if any(k not in known for k in overrides):
+        known = {r.id for r in all_rulings()}  # a ruling of a ruleset whose engine is not imported yet
+    for key in overrides:
+        if key not in known:
+            raise RulingError(f"{field}.{clip(key, quote=False)}", f"unknown ruling {clip(key)}; run "
+                              "`ruleslawyer rulings` to list the known ones")
+    try:
+        check_overrides(overrides, ruleset)
+    except RulingError as exc:
+        raise RulingError(field + exc.field.removeprefix("rulings"), exc.message) from None
+    return dict(overrides)
 
 
 def _reset_for_tests() -> None:

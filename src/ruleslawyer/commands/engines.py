@@ -21,7 +21,7 @@ from ruleslawyer.errors import RulesInputError
 import argparse
 from collections.abc import Callable, Iterator
 
-__all__ = ["HANDLERS", "COMMANDS", "register", "add_option", "rulesets_for", "read_json", "read_object"]
+__all__ = ["HANDLERS", "COMMANDS", "register", "add_option", "rulesets_for", "read_json", "read_object", "seed_arg"]
 
 #: Subcommands and their help line.
 COMMANDS: dict[str, str] = {
@@ -156,6 +156,21 @@ def read_object(path: str | None) -> dict:
     return data
 
 
+def seed_arg(text: str) -> int:
+    """``--seed`` as argparse reads it: a whole number within the one seed bound
+    (:func:`ruleslawyer.inputs.seed`, ``limits.INPUT_SEED``); else a usage error naming the bound."""
+    from ruleslawyer.limits import INPUT_SEED
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if not -INPUT_SEED <= value <= INPUT_SEED:
+        raise argparse.ArgumentTypeError(f"must be a whole number from {-INPUT_SEED:,} to {INPUT_SEED:,}, "
+                                         f"got a number of {len(text.lstrip('+-'))} digits")
+    return value
+
+
 def _ruling(text: str) -> tuple[str, str]:
     if "=" not in text:
         raise argparse.ArgumentTypeError(f"expected ID=ANSWER, got {text!r}")
@@ -178,7 +193,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.add_argument("ruleset", choices=_Choices(command), metavar="RULESET",
                        help="ruleset whose engine to use: %(choices)s")
         p.add_argument("--input", metavar="FILE.json", help="input file (see --schema)")
-        p.add_argument("--seed", type=int, help="seed the dice so the result can be repeated")
+        p.add_argument("--seed", type=seed_arg, help="seed the dice so the result can be repeated")
         p.add_argument("--json", action="store_true", help="print the result and trace as JSON")
         p.add_argument("--schema", action="store_true", help="print the documented input format and exit")
         p.add_argument("--ruling", action="append", type=_ruling, metavar="ID=ANSWER",

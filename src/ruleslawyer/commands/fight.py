@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import sys
 
+from ruleslawyer.commands.engines import seed_arg
 from ruleslawyer.errors import RulesInputError
 
 __all__ = ["register", "encounter_class"]
@@ -66,28 +68,38 @@ def _fight(args) -> int:
     if unknown:
         raise RulesInputError(unknown[0], "unknown field; allowed: seed, rulings, options, combatants, rounds, fight, "
                                           "description")
-    rulings = {**(data.get("rulings") or {}), **args.rulings}
-    if "fight" in data:
-        fight = cls.from_dict(data["fight"], rules=args.rules)
-    else:
-        seed = args.seed if args.seed is not None else data.get("seed")
-        fight = cls.start(data.get("combatants"), seed=seed, rulings=rulings, rules=args.rules,
-                          options=data.get("options"))
+    fight = cls.from_input(data, seed=args.seed, rulings=args.rulings, rules=args.rules)
+    rounds = _rounds(data, args.rounds)
     results = []
-    for i, r in enumerate(_rounds(data, args.rounds)):
+    for r in rounds:
+        if fight.state.over:
+            break
         for name, decl in (r.get("declare") or {}).items():
             fight.declare(name, decl)
         results.append(fight.resolve_round(r.get("dice")))
-        if fight.state.over:
-            break
+    note = _not_played(len(rounds) - len(results), fight.state.round)
+    if note:
+        print(f"ruleslawyer: note: {note}", file=sys.stderr)
     if args.json:
-        print_json({"rounds": [x.to_dict() for x in results], "fight": fight.to_dict()})
+        print_json({"rounds": [x.to_dict() for x in results], "not_played": len(rounds) - len(results),
+                    "note": note, "fight": fight.to_dict()})
         return 0
     for line in fight.log:
         cites = f"  [{', '.join(line.cites)}]" if line.cites else ""
         print(f"round {line.round}: {line.text}{cites}")
     print(f"after round {fight.state.round}: " + "; ".join(cls.summary(c) for c in fight.state.combatants))
+    if note:
+        print(f"note: {note}")
     return 0
+
+
+def _not_played(count: int, last: int) -> str:
+    """What a GM is told when the input declares rounds after the fight has ended ("" if none)."""
+    if count <= 0:
+        return ""
+    rounds = "round" if count == 1 else "rounds"
+    return (f"the fight ended in round {last}; the {count} {rounds} declared after it "
+            f"{'was' if count == 1 else 'were'} not played")
 
 
 def _ruling(text: str) -> tuple[str, str]:
@@ -102,7 +114,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("ruleset", metavar="RULESET", help="ruleset whose fight engine to use")
     p.add_argument("--input", metavar="FILE.json", help="combatants, rounds of declarations, optional dice")
     p.add_argument("--rounds", type=int, metavar="N", help="play at most N of the input's rounds")
-    p.add_argument("--seed", type=int, help="seed the fight's dice (overrides the input's seed)")
+    p.add_argument("--seed", type=seed_arg, help="seed the fight's dice (overrides the input's seed)")
     p.add_argument("--json", action="store_true", help="print each round and the saved fight as JSON")
     p.add_argument("--schema", action="store_true", help="print the input format and exit")
     p.add_argument("--ruling", action="append", type=_ruling, metavar="ID=ANSWER", default=[],

@@ -30,7 +30,8 @@ from typing import Any
 from ruleslawyer.dice import Dice, parse_dice
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
-from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, TracedResult, check_overrides
+from ruleslawyer.registry import check_rulings
+from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, TracedResult
 
 from .core import DEFAULT_TOLERANCE, Dist, check_tolerance, dice_expr, merge_rulings
 
@@ -99,12 +100,15 @@ class MythrasExchangeOdds(TracedResult):
                 "truncated_mass": float(self.truncated_mass)}
 
 
-def level_odds(skill: int, *, rules: Rules | None = None) -> Dist:
+def level_odds(skill: int, *, rulings: Mapping[str, str] | None = None, rules: Rules | None = None) -> Dist:
     """P(each level of success) of one d100 roll against ``skill``, read face by face by the engine.
 
     Worked: skill 63 -> Critical 01-07 (7/100), Success 08-63 (56/100), Failure 64-98 (35/100),
-    Fumble 99-00 (2/100). Rule: ``levels-of-success`` in ``rules`` (default database).
+    Fumble 99-00 (2/100). Rule: ``levels-of-success`` in ``rules`` (default database). No ruling
+    decides a level; ``rulings`` is checked as every odds function checks it (a Mythras or kit
+    ruling id and an allowed answer, else a RulingError naming ``rulings``/``rulings.<id>``).
     """
+    check_rulings(rulings, "mythras")
     rules = resolve_rules(rules)
     return Dist.uniform(_m().levels.level_of_success(face, skill, rules=rules)[0].value for face in range(1, 101))
 
@@ -144,7 +148,7 @@ def _read(data, inp, rulings, tolerance):
         raise RulesInputError("attacker.fire_mode", "the odds of a burst or full-auto spray (several hits) are "
                                                     "not computed; allowed here: single")
     overrides = merge_rulings(*layers, rulings)
-    check_overrides(overrides, "mythras")
+    check_rulings(overrides, "mythras")
     check_tolerance(tolerance)
     return inp, overrides
 

@@ -99,6 +99,10 @@ def _read_input(data: Any) -> dict:
         raise RulesInputError("input.fight", "must be a saved fight: the 'fight' member of ruleslawyer fight --json")
     if "fight" not in data and "combatants" not in data:
         raise RulesInputError("input.combatants", "required: the combatants (or a saved fight under 'fight')")
+    both = [k for k in ("combatants", "seed", "options") if k in data and "fight" in data]
+    if both:
+        raise RulesInputError(f"input.{both[0]}", "give either a saved fight (\"fight\") to go on with or "
+                                                  "\"combatants\" to start one, not both")
     return dict(data)
 
 
@@ -468,13 +472,7 @@ class FightPanel:
         """A new fight from ``data`` with ``seed`` and the ruling ``overrides``, then ``played`` again (a
         round refused on the way stops there, its declarations back in the boxes)."""
         cls = self.encounter_class
-        if "fight" in data:
-            saved = data["fight"]
-            fight = cls.from_dict(dict(saved, seed=seed, rulings={**(saved.get("rulings") or {}), **overrides}),
-                                  rules=self.rules)
-        else:
-            fight = cls.start(data.get("combatants"), seed=seed, rulings={**(data.get("rulings") or {}), **overrides},
-                              rules=self.rules, options=data.get("options"))
+        fight = cls.from_input(data, seed=seed, rulings=overrides, rules=self.rules, field="input")
         self.dice.seed.value = fight.seed
         self.fight, self.input, self.played, self.results = fight, data, [], []
         self._base_round = fight.state.round

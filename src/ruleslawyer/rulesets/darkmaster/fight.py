@@ -33,9 +33,10 @@ from typing import Any
 from ruleslawyer.dice import Dice
 from ruleslawyer.encounter import MAX_COMBATANTS, Encounter, FightState, LogLine
 from ruleslawyer.inputs import RULINGS, SEED, Any_, DiceSlots, ListOf, MapOf, Obj, Text, at, json_schema
-from ruleslawyer.trace import Step, check_overrides
+from ruleslawyer.registry import check_rulings
+from ruleslawyer.trace import Step
 
-from .fight_checks import check_against_state, check_carried, check_names
+from .fight_checks import check_against_state, check_carried, check_names, check_out_of_hits
 from .fight_play import DICE_SLOTS, play
 from .fight_state import COMBATANT, DECLARATION, Declaration, Fighter, read_declaration, read_fighter
 
@@ -72,10 +73,13 @@ class DarkmasterEncounter(Encounter):
         """A new fight (see :meth:`Encounter.start`).
 
         Raises:
-            RulesInputError: a bad combatant (``combatants[i].<field>``) or ruling override (``rulings.<id>``).
+            RulesInputError: a bad combatant (``combatants[i].<field>``; one at 0 hits or below who is not down:
+                :func:`.fight_checks.check_out_of_hits`) or ruling override (``rulings.<id>``).
         """
-        check_overrides(kw.get("rulings") or {}, "darkmaster")
-        return super().start(combatants, **kw)
+        check_rulings(kw.get("rulings"), "darkmaster")
+        fight = super().start(combatants, **kw)
+        check_out_of_hits(fight.state.combatants, fight.rulings)
+        return fight
 
     @classmethod
     def read_combatant(cls, data: Any, field_name: str, rules) -> Fighter:

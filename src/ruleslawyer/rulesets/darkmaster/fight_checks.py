@@ -23,10 +23,11 @@ from ruleslawyer.rulesdb.handle import Rules
 from ruleslawyer.trace import resolve_ruling
 
 from . import ids, rulings as _r
-from .actions import Action, Combatant, DeclarationError, Refusal, check_declarations, combatant_field
-from .fight_state import Declaration, FightAction, Fighter
+from .actions import Action, ActionKind, Combatant, DeclarationError, Refusal, check_declarations, combatant_field
+from .fight_state import DYING, Declaration, FightAction, Fighter
 
-__all__ = ["RoundAct", "round_actions", "trs_combatant", "check_against_state", "check_carried", "check_names"]
+__all__ = ["RoundAct", "round_actions", "trs_combatant", "check_against_state", "check_carried", "check_names",
+           "check_out_of_hits"]
 
 
 @dataclass
@@ -121,6 +122,9 @@ def check_names(a: FightAction, actor: str, state: FightState, af: str) -> None:
     """
     if a.target is not None:
         state.combatant(a.target, at(af, "target"))
+        if a.target == actor and a.kind in (ActionKind.MELEE, ActionKind.RANGED):
+            raise RulesInputError(at(af, "target"), f"must name another combatant, got {a.target!r}: "
+                                                    f"{actor} cannot make a {a.kind.value} attack on itself")
     if a.trigger is not None:
         state.combatant(a.trigger, at(af, "trigger"))
         if a.trigger == actor:
@@ -132,6 +136,25 @@ def check_names(a: FightAction, actor: str, state: FightState, af: str) -> None:
         elif a.target is None and (o.hits or o.conditions or o.remove or o.interrupts or o.assessment_roll):
             raise RulesInputError(at(af, "target"), f"{a.name!r} has a result: name its target (or the outcome's "
                                                     "own target)")
+
+
+def check_out_of_hits(fighters: Sequence[Fighter], overrides: Mapping[str, str], field: str = "combatants") -> None:
+    """No combatant stands at 0 hits or below while neither Unconscious, Dying nor Dead, unless ruling
+    ``darkmaster.out-of-hits`` is ``record-only`` (under its default a character whose hits fall to 0
+    falls Unconscious, so such a character would act where the fight would have put it down).
+
+    Raises:
+        RulesInputError: ``<field>[i].hits``, naming the ruling and what to give instead.
+    """
+    use = resolve_ruling(_r.OUT_OF_HITS.id, overrides)
+    if use.answer == "record-only":
+        return
+    for i, f in enumerate(fighters):
+        if f.hits <= 0 and not f.down and not f.has(DYING):
+            raise RulesInputError(at(at(field, i), "hits"), f"{f.name} has {f.hits} hits but is neither Unconscious, "
+                                  f"Dying nor Dead; under ruling {use.ruling_id} ({use.answer}) a character at 0 hits "
+                                  "or below is down: give hits above 0, the condition Unconscious (or Dying, Dead), "
+                                  f"or the ruling's answer record-only")
 
 
 def _state_refusal(f: Fighter, decl: Declaration, field: str, overrides: Mapping[str, str]) -> Refusal | None:

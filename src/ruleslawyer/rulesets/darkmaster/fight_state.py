@@ -280,6 +280,9 @@ def read_action(value: Any, field: str) -> FightAction:
     if "result" in d:
         kw["result"] = read_result(value["result"], at(field, "result"))
     a = FightAction(**kw)
+    if a.rounds is None and not 1 <= a.duration <= MAX_ROUNDS:
+        raise RulesInputError(at(field, "name"), f"{a.name!r}: a trailing (n) makes a Multi-Round Action of n Rounds "
+                                                 f"(multi-round-actions#1), n from 1 to {MAX_ROUNDS}; got {a.duration}")
     if a.readied and a.trigger is None:
         raise RulesInputError(at(field, "trigger"), "a Readied Action needs its trigger: the combatant whose "
                                                     "action sets it off (readied-actions#1)")

@@ -21,7 +21,8 @@ from typing import Any
 
 from ruleslawyer.errors import RulesDataError
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
-from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, TracedResult, check_overrides, resolve_ruling
+from ruleslawyer.registry import check_rulings
+from ruleslawyer.trace import Citation, RulingUse, Step, StepKind, TracedResult, resolve_ruling
 
 from . import _tables, ids, rulings as _r
 from .actions import (ActionKind, ActionType, Assessment, Combatant, Declared, DeclarationError, Refusal, Side,
@@ -570,7 +571,7 @@ def sequence_round(combatants: Sequence[Combatant] | SequenceInput, *, rulings: 
         combatants = combatants.combatants
     combatants = tuple(combatants)
     overrides = dict(rulings or {})
-    check_overrides(overrides, "darkmaster")
+    check_rulings(overrides, "darkmaster")
     rules = resolve_rules(rules)
     accepted, refusals, check_steps = check_declarations(combatants, overrides, rules=rules)
     if refusals and strict:

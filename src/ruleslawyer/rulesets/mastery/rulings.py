@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ruleslawyer.trace import (PROVENANCE_KIT_DEFAULT, PROVENANCE_SOURCE_SILENT, Ruling, RulingUse,
-                               check_overrides, register, resolve_ruling)
+                               register, resolve_ruling)
 
 from . import ids
 
@@ -520,6 +520,9 @@ def ruling_use(ruling_id: str, overrides: Mapping[str, str] | None) -> RulingUse
 
 
 def check(overrides: Mapping[str, str] | None) -> dict[str, str]:
-    """Validate a whole overrides mapping for Mastery; returns it as a plain dict."""
-    check_overrides(overrides, "mastery")
-    return dict(overrides or {})
+    """Validate a whole overrides mapping for Mastery (:func:`ruleslawyer.registry.check_rulings`: a
+    non-object, an unknown id, another ruleset's ruling or a disallowed answer is a RulingError naming
+    ``rulings`` or ``rulings.<id>``); returns it as a plain dict."""
+    from ruleslawyer.registry import check_rulings
+
+    return check_rulings(overrides, "mastery")

@@ -21,7 +21,8 @@ from ruleslawyer.dice import Dice
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.inputs import dice_script
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
-from ruleslawyer.trace import Step, StepKind, TracedResult, check_overrides, resolve_ruling
+from ruleslawyer.registry import check_rulings
+from ruleslawyer.trace import Step, StepKind, TracedResult, resolve_ruling
 
 from . import ids, rulings as _r
 from .exchange import ExchangeInput, ExchangeResult, resolve_exchange
@@ -174,7 +175,7 @@ def resolve_charge(inp: ChargeInput, *, dice: Dice | None = None, rng=None, seed
     """
     rules = resolve_rules(rules)
     overrides = dict(rulings or {})
-    check_overrides(overrides, "mythras")
+    check_rulings(overrides, "mythras")
     if not inp.charge.attacker.charge:
         raise RulesInputError("attacker.charge", "a Charge met by a counter needs the charger's charge: true")
     dice = dice or Dice(rng=rng, seed=seed, script=dice_script(script, CHARGE_SLOTS))

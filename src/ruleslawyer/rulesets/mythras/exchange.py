@@ -35,7 +35,8 @@ from typing import Any
 from ruleslawyer.dice import Dice
 from ruleslawyer.inputs import dice_script
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
-from ruleslawyer.trace import Step, StepKind, TracedResult, check_overrides
+from ruleslawyer.registry import check_rulings
+from ruleslawyer.trace import Step, StepKind, TracedResult
 
 from . import ids
 from .inputs import Attacker, Defence, Defender, ExchangeInput, FireMode, RangeBand, RangedKind, Ward, Weapon
@@ -148,7 +149,7 @@ def resolve_exchange(inp: ExchangeInput, *, dice: Dice | None = None, rng=None, 
     """
     rules = resolve_rules(rules)
     overrides = dict(rulings or {})
-    check_overrides(overrides, "mythras")
+    check_rulings(overrides, "mythras")
     ctx = open_exchange(inp, dice or Dice(rng=rng, seed=seed, script=dice_script(script, SLOTS)), overrides, rules)
     grade, grade_step = attack_grade(ctx)
     defence = defence_stage(ctx)

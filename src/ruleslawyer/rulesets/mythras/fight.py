@@ -27,7 +27,8 @@ from ruleslawyer.dice import Dice
 from ruleslawyer.encounter import Encounter, FightState, LogLine
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.rulesdb.handle import Rules
-from ruleslawyer.trace import RulingUse, Step, StepKind, check_overrides
+from ruleslawyer.registry import check_rulings
+from ruleslawyer.trace import RulingUse, Step, StepKind
 
 from . import ids, rulings as _r
 from .aftermath import harm
@@ -220,7 +221,7 @@ class MythrasEncounter(Encounter):
         Raises:
             RulesInputError: a bad combatant (``combatants[i].<field>``) or ruling override (``rulings.<id>``).
         """
-        check_overrides(kw.get("rulings") or {}, "mythras")
+        check_rulings(kw.get("rulings"), "mythras")
         return super().start(combatants, **kw)
 
     @classmethod

@@ -14,7 +14,8 @@ from ruleslawyer.dice import Dice, parse_dice
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.inputs import check_attrs, dice_script
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
-from ruleslawyer.trace import Step, StepKind, TracedResult, check_overrides, resolve_ruling
+from ruleslawyer.registry import check_rulings
+from ruleslawyer.trace import Step, StepKind, TracedResult, resolve_ruling
 
 from . import ids, rulings as _r
 from .schema import INITIATIVE_COMBATANT, INITIATIVE_SLOTS
@@ -106,7 +107,7 @@ def roll_initiative(combatants: Sequence[InitiativeCombatant], *, dice: Dice | N
     """
     resolve_rules(rules)
     overrides = dict(rulings or {})
-    check_overrides(overrides, "mythras")
+    check_rulings(overrides, "mythras")
     _check(combatants)
     dice = dice or Dice(rng=rng, seed=seed, script=dice_script(script, SLOTS))
     rolled: dict[str, tuple[int, int]] = {}

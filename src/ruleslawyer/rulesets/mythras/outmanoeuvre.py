@@ -17,7 +17,8 @@ from typing import Any
 from ruleslawyer.dice import Dice, d100_label
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
-from ruleslawyer.trace import Step, StepKind, TracedResult, check_overrides, resolve_ruling
+from ruleslawyer.registry import check_rulings
+from ruleslawyer.trace import Step, StepKind, TracedResult, resolve_ruling
 
 from . import ids, rulings as _r
 from .levels import (DifficultyGrade, LevelOfSuccess, SkillRoll, _enum, adjust_over_100, check_skill,
@@ -188,7 +189,7 @@ def resolve_outmanoeuvre(inp: OutmanoeuvreInput, *, dice: Dice | None = None, rn
     """
     rules = resolve_rules(rules)
     overrides = dict(rulings or {})
-    check_overrides(overrides, "mythras")
+    check_rulings(overrides, "mythras")
     if not inp.foes:
         raise RulesInputError("foes", "an Outmanoeuvre is made against one or more foes")
     dice = dice or Dice(rng=rng, seed=seed, script=script)
