@@ -143,6 +143,10 @@ def _run(args) -> int:
         from ruleslawyer.rulesdb.handle import open_rules
 
         args.rules = open_rules(args.db, args.house_rules)
+        if getattr(args, "ruleset_filter", False):  # --ruleset, else $RULESLAWYER_RULESET, checked once here
+            from ruleslawyer.commands.db import chosen_ruleset
+
+            args.ruleset = chosen_ruleset(args.rules, args.ruleset)
         status = int(args.func(args) or 0)
         sys.stdout.flush()
         return status

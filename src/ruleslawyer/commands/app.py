@@ -222,7 +222,23 @@ def doctor_checks(rules) -> list[dict]:
     """Every check: ``[{"check", "status" ("ok" | "warn" | "error"), "detail"}]``, widget stack first."""
     out = [{"check": "python", "status": "ok", "detail": f"{sys.version.split()[0]} ({sys.executable})"},
            {"check": "ruleslawyer", "status": "ok", "detail": _version("ruleslawyer") or "source checkout"}]
-    return out + _widget_checks() + _database_checks(rules) + _browser_checks()
+    return out + _widget_checks() + _database_checks(rules) + _ruleset_checks(rules) + _browser_checks()
+
+
+def _ruleset_checks(rules) -> list[dict]:
+    """``$RULESLAWYER_RULESET``, the default of every ``--ruleset`` filter: unset, or a ruleset of the
+    database (an error naming the variable and the rulesets when it names none)."""
+    from ruleslawyer.commands.db import RULESET_ENV, chosen_ruleset
+    from ruleslawyer.errors import RulesError
+
+    value = os.environ.get(RULESET_ENV)
+    if not value:
+        return [{"check": RULESET_ENV, "status": "ok", "detail": "not set: every ruleset"}]
+    try:
+        chosen = chosen_ruleset(rules)
+    except RulesError as exc:
+        return [{"check": RULESET_ENV, "status": "error", "detail": str(exc)}]
+    return [{"check": RULESET_ENV, "status": "ok", "detail": f"{value!r}: " + (chosen or "every ruleset")}]
 
 
 def _doctor(args) -> int:

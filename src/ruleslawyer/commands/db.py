@@ -6,7 +6,40 @@ import argparse
 import os
 import sys
 
-__all__ = ["register"]
+__all__ = ["register", "RULESET_ENV", "add_ruleset_option", "chosen_ruleset"]
+
+#: The environment variable naming the default of every ``--ruleset`` filter.
+RULESET_ENV = "RULESLAWYER_RULESET"
+
+
+def add_ruleset_option(p: argparse.ArgumentParser, what: str) -> None:
+    """The ``--ruleset`` filter of a command, the same on every command that has one: a ruleset id
+    (any case and spacing), or ``all``; default ``$RULESLAWYER_RULESET``, else every ruleset.
+    :func:`chosen_ruleset` reads it (``cli`` calls it once the database is open)."""
+    p.add_argument("--ruleset", default=None,
+                   help=f"{what}: mastery, mythras, darkmaster or a house-rules ruleset (any case), or all for "
+                        f"every ruleset; default: ${RULESET_ENV}, else every ruleset")
+    p.set_defaults(ruleset_filter=True)
+
+
+def chosen_ruleset(rules, given: str | None = None) -> str | None:
+    """The ruleset a ``--ruleset`` filter means: ``given`` (the option), else ``$RULESLAWYER_RULESET``
+    (unset or empty: every ruleset), matched against the database's rulesets by
+    :func:`ruleslawyer.rulesdb.session.match_ruleset`; ``all`` or a blank means every ruleset (None).
+
+    Raises:
+        RulesInputError: an unknown ruleset, naming where it came from (field ``--ruleset`` or
+            ``RULESLAWYER_RULESET``) and listing the rulesets.
+    """
+    from ruleslawyer.rulesdb.session import known_rulesets, match_ruleset
+
+    field, extra = "--ruleset", ", or all"
+    if given is None:
+        given = os.environ.get(RULESET_ENV) or None
+        field, extra = RULESET_ENV, f", or all (or unset {RULESET_ENV} for every ruleset)"
+    if given is None or given.strip().casefold() == "all":
+        return None
+    return match_ruleset(given, known_rulesets(rules=rules), field=field, extra=extra)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -18,9 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("search", help="full-text search of the rules")
     p.__class__ = _SearchParser  # "-parry" is a word of the query, not an unknown option
     p.add_argument("query", nargs="+", help="words, \"a phrase\", or a prefix* (a word may start with -)")
-    p.add_argument("--ruleset", default=os.environ.get("RULESLAWYER_RULESET") or None,
-                   help="mastery, mythras, darkmaster (or a house-rules ruleset); default: $RULESLAWYER_RULESET, "
-                        "else every ruleset")
+    add_ruleset_option(p, "only this ruleset's rules")
     p.add_argument("--limit", type=int, default=10, help="maximum hits (1-1000, default 10)")
     p.add_argument("--json", action="store_true", help="print the hits (and hint) as JSON")
     p.set_defaults(func=_search)
@@ -31,12 +62,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_show)
 
     p = sub.add_parser("toc", help="the table of contents: every chapter and section with its citation id")
-    p.add_argument("--ruleset", help="only this ruleset's sections")
+    add_ruleset_option(p, "only this ruleset's sections")
     p.add_argument("--json", action="store_true", help="print the sections as JSON")
     p.set_defaults(func=_toc)
 
     p = sub.add_parser("tables", help="list the tables (rollable ones show their die)")
-    p.add_argument("--ruleset", help="only this ruleset's tables (mastery, mythras, darkmaster, ...)")
+    add_ruleset_option(p, "only this ruleset's tables")
     p.add_argument("--json", action="store_true", help="print the table list as JSON")
     p.set_defaults(func=_tables)
 
@@ -138,7 +169,7 @@ def _show(args) -> int:
 def _toc(args) -> int:
     from ruleslawyer.rulesdb.lookup import toc
 
-    entries = toc(args.ruleset, rules=args.rules)
+    entries = toc(args.ruleset, rules=args.rules)  # None (every ruleset) unless a filter was chosen
     if args.json:
         from ruleslawyer.commands.output import print_json
         print_json([e.to_dict() for e in entries])

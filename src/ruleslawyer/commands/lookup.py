@@ -8,6 +8,8 @@ __all__ = ["register"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from ruleslawyer.commands.db import add_ruleset_option  # the one --ruleset filter of every command
+
     p = sub.add_parser("compare", help="how each ruleset handles a concept, every cell cited")
     p.add_argument("concept", nargs="*",
                    help="round-length, actions-per-round, initiative, defending, reactions, flanking, "
@@ -17,13 +19,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("define", help="a term as the rules define it (glossary), with its citation")
     p.add_argument("term", nargs="+", help="e.g. Engaged, Flanking, AP, HP")
-    p.add_argument("--ruleset", help="mastery, mythras, darkmaster (or a house-rules ruleset)")
+    add_ruleset_option(p, "only this ruleset's definitions")
     p.add_argument("--json", action="store_true", help="print the definitions as JSON")
     p.set_defaults(func=_define)
 
     p = sub.add_parser("audit", help="source audit: dangling references, truncated lists, undefined terms, "
                                      "table coverage, rulings")
-    p.add_argument("--ruleset", help="only this ruleset")
+    add_ruleset_option(p, "only this ruleset's sources")
     p.add_argument("--supplements", action="store_true", help="also audit the kit's supplement documents")
     p.add_argument("--json", action="store_true", help="print the audit report as JSON")
     p.set_defaults(func=_audit)

@@ -720,13 +720,13 @@ def build(out: str | os.PathLike[str] | None = None,
             notify = None
         stats = sources_stats(house, source_dirs)  # before reading: a later edit changes them
         doc = _parse_all(house, source_dirs)
+        if doc.problems:  # every file's problems, before the digest would stop at the first unreadable one
+            raise BuildError(doc.problems)
         digest = sources_digest(house, source_dirs)
     except BuildError:
         raise
     except SourcesError as exc:
         raise BuildError(exc.problems) from None
-    if doc.problems:
-        raise BuildError(doc.problems)
     _check_target(target)  # again: the parse took a while
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     try:

@@ -628,11 +628,13 @@ def search(query: str, ruleset: str | None = SESSION, limit: int = 10, *,
     """Search every rule, list item and table row.
 
     Args:
-        query: any text. Words are stemmed (``parries`` finds Parry); ``"a phrase"`` or
+        query: any text (None: an empty query, answered with a hint). Words are stemmed (``parries`` finds Parry); ``"a phrase"`` or
             “curly quotes” match a phrase; ``word*`` matches a prefix; GM words are expanded by
             the synonym data (``HP`` finds Health) and misspellings corrected (``flankng``).
             Punctuation, FTS5 keywords, unbalanced quotes and HTML are all searched as plain words;
-            the query is put in NFKC first, as the sources were when indexed.
+            the query is put in NFKC and its invisible characters (zero width joiners and spaces, soft
+            hyphens) removed first, as the sources were when indexed
+            (:func:`ruleslawyer.rulesdb.words.normalize`).
         ruleset: restrict to one ruleset id (``mastery``, ``mythras``, ``darkmaster`` or a house one);
             None: every ruleset; not given: the session's ruleset
             (:func:`ruleslawyer.rulesdb.session.set_session_ruleset`, set by the search panel), every
@@ -645,7 +647,9 @@ def search(query: str, ruleset: str | None = SESSION, limit: int = 10, *,
         :class:`SearchResults`, best hit first; empty with a ``hint`` for an empty query or no match.
 
     Raises:
-        RulesInputError: unknown ruleset (field ``ruleset``) or a limit outside 1–1000 (``limit``).
+        RulesInputError: unknown ruleset (field ``ruleset``; for the session's default the message
+            says how to clear it), a limit outside 1–1000 (``limit``), or a query that is neither a
+            string nor None (``query``).
     """
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 1000:
         raise RulesInputError("limit", f"must be an integer from 1 to 1000, got {limit!r}")
@@ -654,7 +658,11 @@ def search(query: str, ruleset: str | None = SESSION, limit: int = 10, *,
     conn, data = _data(handle)
     if ruleset is not None and ruleset not in data.rulesets:
         raise RulesInputError("ruleset", f"unknown ruleset {ruleset!r}; choose one of: {', '.join(data.rulesets)}")
-    query = query if isinstance(query, str) else str(query)
+    if query is None:
+        query = ""
+    elif not isinstance(query, str):
+        raise RulesInputError("query", f"must be text (a string; None is an empty query), got "
+                                       f"{type(query).__name__} {query!r:.80}")
     compiled = _compiled(query, ruleset, conn, data)
     if not compiled.groups:
         hint = ("Type a word or a phrase to search the rules, e.g. parry, \"fighting on\" or trauma."

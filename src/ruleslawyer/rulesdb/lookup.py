@@ -12,7 +12,7 @@ from ruleslawyer.errors import RulesInputError, UnknownIdError
 from .handle import connect, resolve_rules
 from .records import RULE_SQL as _RULE_SQL
 from .records import Rule, row_to_rule as _rule
-from .session import SESSION, in_session, session_ruleset, set_session_ruleset
+from .session import SESSION, in_session, known_rulesets, match_ruleset, session_ruleset, set_session_ruleset
 
 __all__ = ["Rule", "RuleContext", "TableInfo", "UnknownIdError", "get_rule", "context", "list_tables",
            "load_table", "table", "rulesets", "all_ids", "TocEntry", "toc", "SESSION", "set_session_ruleset",
@@ -161,39 +161,49 @@ def toc(ruleset: str | None = SESSION, *, db=None, rules=None) -> list[TocEntry]
             ruleset (:func:`set_session_ruleset`), every ruleset while none is set.
 
     Raises:
-        RulesInputError: unknown ruleset (field ``ruleset``; the message lists them).
+        RulesInputError: unknown ruleset (field ``ruleset``; the message lists them), or a session
+            default no longer in the database (the message says how to clear it).
     """
     ruleset = in_session(ruleset, db=db, rules=rules)
     conn = connect(rules or db)
-    known = _known_rulesets(conn)
-    if ruleset is not None and ruleset not in known:
-        raise RulesInputError("ruleset", f"unknown ruleset {ruleset!r}; choose one of: {', '.join(known)}")
     rows = conn.execute("SELECT id, ruleset, title, level FROM sections"
                         + (" WHERE ruleset = ?" if ruleset else "") + " ORDER BY ord", (ruleset,) if ruleset else ())
     return [TocEntry(r[0], r[1], r[2], r[3]) for r in rows]
-
-
-def _known_rulesets(conn) -> list[str]:
-    return [r[0] for r in conn.execute("SELECT DISTINCT ruleset FROM sections ORDER BY ruleset")]
 
 
 #: The example questions of a ruleset that declares none (and of no ruleset at all).
 GENERIC_EXAMPLES = ("How does a parry work?", "How does initiative work?", "How does damage work?")
 
 
-def example_questions(ruleset: str | None = None, n: int = 4) -> tuple[str, ...]:
+def example_questions(ruleset: str | None = None, n: int = 4, *, db=None, rules=None) -> tuple[str, ...]:
     """Up to ``n`` questions to offer a GM facing an empty search box.
 
     A registered ruleset's own ``examples`` (:class:`ruleslawyer.registry.Ruleset`); for ``None``
     (every ruleset) the first example of each registered ruleset in display order; where there are
     none (a house-rules ruleset, a ruleset declaring no examples), :data:`GENERIC_EXAMPLES`.
-    Reads the registry only (no database).
+    A registered ruleset needs no database; any other name is looked up among the rulesets of the
+    database ``db`` / ``rules`` (house ones). Ruleset ids match as in
+    :func:`ruleslawyer.rulesdb.session.match_ruleset` (``"MASTERY"`` is ``mastery``).
+
+    Raises:
+        RulesInputError: ``ruleset`` is not a string or None, or names no ruleset (field ``ruleset``);
+            ``n`` is not a whole number from 0 (field ``n``).
     """
     from ruleslawyer.registry import rulesets as registered
 
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise RulesInputError("n", f"must be a whole number from 0, got {n!r}")
     found: tuple[str, ...]
-    if ruleset:
-        found = next((r.examples for r in registered() if r.id == ruleset), ())
+    regs = registered()
+    if ruleset is None or (isinstance(ruleset, str) and not ruleset.strip()):
+        found = tuple(r.examples[0] for r in regs if r.examples)
     else:
-        found = tuple(r.examples[0] for r in registered() if r.examples)
-    return (found or GENERIC_EXAMPLES)[:max(n, 0)]
+        ids = tuple(r.id for r in regs)
+        try:
+            chosen = match_ruleset(ruleset, ids)
+        except RulesInputError:
+            if not isinstance(ruleset, str):
+                raise
+            chosen = match_ruleset(ruleset, known_rulesets(db=db, rules=rules))
+        found = next((r.examples for r in regs if r.id == chosen), ())
+    return (found or GENERIC_EXAMPLES)[:n]

@@ -262,6 +262,10 @@ def source_files(house_rules: Path | None = None,
         house_rules: the house-rules folder, or None.
         source_dirs: the rulesets' sources folders; default: every installed ruleset's.
 
+    Every house-rules entry named ``*.md`` is listed, even one that is not a readable file (a symlink
+    loop, a folder holding no ``*.md`` file): reading it fails, and the build reports it as
+    ``name:1: cannot read: ...``. A folder holding ``*.md`` files is read through them.
+
     Raises:
         SourcesError: the house-rules folder does not exist.
     """
@@ -272,8 +276,19 @@ def source_files(house_rules: Path | None = None,
             raise SourcesError([f"{house_rules}: house-rules folder does not exist"])
         # House-rules files are named by their real path, so an error points at the file to fix.
         files += [(p, (house_rules / p.relative_to(house_rules)).as_posix(), True)
-                  for p in sorted(house_rules.rglob("*.md")) if p.is_file()]
+                  for p in sorted(house_rules.rglob("*.md")) if not _house_folder(p)]
     return files
+
+
+def _house_folder(path: Path) -> bool:
+    """Whether ``path`` (named ``*.md``) is a folder of house rules, read through the ``*.md`` files
+    in it. Any other entry so named is listed as a source, a file or not: one that cannot be read as
+    a file (a folder holding no ``*.md`` file, a symlink loop, a dangling link) then fails to read,
+    so the build names it rather than dropping it."""
+    try:
+        return path.is_dir() and any(path.rglob("*.md"))
+    except OSError:
+        return False
 
 
 def read_source(path: Path, name: str) -> bytes:

@@ -7,6 +7,12 @@ when the GM picks a ruleset there. It is the notebook's counterpart of the CLI's
 default ``$RULESLAWYER_RULESET``, kept per handle (never in ``os.environ``);
 ``set_session_ruleset(None)`` goes back to every ruleset. ``ruleset=None`` given explicitly always
 means every ruleset.
+
+Ruleset ids are matched in one place, :func:`match_ruleset`: case- and whitespace-insensitively
+(``" MASTERY "`` is ``mastery``); anything else that is not a ruleset of the database is a
+:class:`~ruleslawyer.errors.RulesInputError` listing them. A session default that is no longer in the
+database (a house ruleset whose file was removed) is an error that says it is the session's default
+and how to clear it.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from ruleslawyer.errors import RulesInputError
 
 from .handle import resolve_rules
 
-__all__ = ["SESSION", "set_session_ruleset", "session_ruleset", "in_session"]
+__all__ = ["SESSION", "set_session_ruleset", "session_ruleset", "in_session", "known_rulesets", "match_ruleset"]
 
 
 class _SessionDefault:
@@ -34,29 +40,63 @@ SESSION = _SessionDefault()
 _session: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
+def known_rulesets(*, db=None, rules=None) -> tuple[str, ...]:
+    """The ruleset ids of the database (house ones included), sorted; cached on the rules handle
+    until its next rebuild."""
+    handle = resolve_rules(rules if rules is not None else db)
+    return handle.cached("session.rulesets", lambda: tuple(
+        r[0] for r in handle.connection().execute("SELECT DISTINCT ruleset FROM sections ORDER BY ruleset")))
+
+
+def match_ruleset(value, known, *, field: str = "ruleset", extra: str = "") -> str | None:
+    """``value`` as one of the ruleset ids ``known``: matched case- and whitespace-insensitively
+    (``" Mastery "`` -> ``mastery``); None or a blank string -> None (every ruleset).
+
+    Args:
+        value: what the caller gave.
+        known: the allowed ids.
+        field: the field named by the error (``ruleset``, ``--ruleset``, ``RULESLAWYER_RULESET``).
+        extra: appended to the list of allowed ids in the message (e.g. ``", or all"``).
+
+    Raises:
+        RulesInputError: ``value`` is not a string (or None), or names no ruleset of ``known``.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise RulesInputError(field, f"must be a ruleset id (a string) or None, got {type(value).__name__} "
+                                     f"{value!r}; choose one of: {', '.join(known)}{extra}")
+    want = value.strip().casefold()
+    if not want:
+        return None
+    found = next((k for k in known if k.casefold() == want), None)
+    if found is None:
+        raise RulesInputError(field, f"unknown ruleset {value!r}; choose one of: {', '.join(known)}{extra}")
+    return found
+
+
 def set_session_ruleset(ruleset: str | None, *, db=None, rules=None) -> str | None:
     """Make ``ruleset`` the session's default ruleset on the rules handle.
 
     Args:
-        ruleset: a ruleset id of the database (``mastery``, ``mythras``, ``darkmaster`` or a house one);
-            None or ``""`` clears the default (every ruleset again).
+        ruleset: a ruleset id of the database (``mastery``, ``mythras``, ``darkmaster`` or a house one,
+            matched by :func:`match_ruleset`); None or ``""`` clears the default (every ruleset again).
         db / rules: the database or rules handle it is the default for (None: the default database).
 
     Returns:
         The session's ruleset now (None: every ruleset).
 
     Raises:
-        RulesInputError: unknown ruleset (field ``ruleset``; the message lists them).
+        RulesInputError: not a string or None, or an unknown ruleset (field ``ruleset``; the message
+            lists them).
     """
     handle = resolve_rules(rules if rules is not None else db)
-    if not ruleset:
+    if ruleset is None or (isinstance(ruleset, str) and not ruleset.strip()):
         _session.pop(handle, None)
         return None
-    known = [r[0] for r in handle.connection().execute("SELECT DISTINCT ruleset FROM sections ORDER BY ruleset")]
-    if ruleset not in known:
-        raise RulesInputError("ruleset", f"unknown ruleset {ruleset!r}; choose one of: {', '.join(known)}")
-    _session[handle] = ruleset
-    return ruleset
+    chosen = match_ruleset(ruleset, known_rulesets(rules=handle))
+    _session[handle] = chosen
+    return chosen
 
 
 def session_ruleset(*, db=None, rules=None) -> str | None:
@@ -67,6 +107,23 @@ def session_ruleset(*, db=None, rules=None) -> str | None:
 
 
 def in_session(ruleset, *, db=None, rules=None) -> str | None:
-    """The ruleset a call means: the session's (:func:`session_ruleset`) for :data:`SESSION`, else
-    ``ruleset`` as given (None: every ruleset). For functions whose ``ruleset`` defaults to ``SESSION``."""
-    return session_ruleset(db=db, rules=rules) if ruleset is SESSION else ruleset
+    """The ruleset a call means, checked: the session's (:func:`session_ruleset`) for :data:`SESSION`,
+    else ``ruleset`` as given matched by :func:`match_ruleset` (None: every ruleset). For functions
+    whose ``ruleset`` defaults to ``SESSION``.
+
+    Raises:
+        RulesInputError: (field ``ruleset``) ``ruleset`` is not a ruleset of the database; or the
+            session's default is no longer one (the message says so and how to clear it).
+    """
+    if ruleset is None:
+        return None
+    handle = resolve_rules(rules if rules is not None else db)
+    known = known_rulesets(rules=handle)
+    if ruleset is not SESSION:
+        return match_ruleset(ruleset, known)
+    chosen = session_ruleset(rules=handle)
+    if chosen is not None and chosen not in known:
+        raise RulesInputError("ruleset", f"the session's default ruleset {chosen!r} (set by set_session_ruleset or "
+                                         f"the search panel) is not in the database any more; clear it with "
+                                         f"set_session_ruleset(None), or pass ruleset= one of: {', '.join(known)}")
+    return chosen

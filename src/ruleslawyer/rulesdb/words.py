@@ -5,7 +5,8 @@ nothing else from the build-time extraction in :mod:`ruleslawyer.rulesdb.extract
 
 One normal form everywhere: the build indexes the NFKC form of every source (chapters, supplements,
 house rules) and a query is put in NFKC before it is cut into words, so ``se`` + U+0301 + ``ance``,
-``séance``, ``ﬁght`` and ``fight`` meet. The index's tokenizer counts letters, digits, marks and
+``séance``, ``ﬁght`` and ``fight`` meet; invisible characters inside a word (a zero width joiner or
+space, a soft hyphen: :data:`INVISIBLE`) are removed, so ``par\u200bry`` meets ``parry``. The index's tokenizer counts letters, digits, marks and
 private-use characters as word characters (``categories 'L* N* Co M*'``), so a word of any script
 — ``हिन्दी`` with its vowel signs — is one token, matched and highlighted whole; :func:`query_tokens`
 cuts a query the same way.
@@ -19,7 +20,7 @@ import threading
 import unicodedata
 from collections.abc import Iterable
 
-__all__ = ["HEADING_WEIGHT", "STOPWORDS", "TOKENIZER", "TRAIL_WEIGHT", "WORD_RE", "fold", "normalize", "porter_stems",
+__all__ = ["HEADING_WEIGHT", "INVISIBLE", "STOPWORDS", "TOKENIZER", "TRAIL_WEIGHT", "WORD_RE", "fold", "normalize", "porter_stems",
            "query_tokens"]
 
 #: bm25 weights of the title of a unit's own section and of the titles above it, relative to the
@@ -51,9 +52,19 @@ _ANY_TOKEN = re.compile(r"[^\s'\-–*]+(?:['\-–][^\s'\-–*]+)*\*?")
 _JOINERS = "'-–*"
 
 
+#: Invisible characters that may sit inside a word (pasted from a web page or a PDF) and are removed
+#: before indexing and matching: zero width space, non-joiner and joiner, word joiner, the
+#: byte-order mark (zero width no-break space) and the soft hyphen.
+INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+_DROP_INVISIBLE = dict.fromkeys(map(ord, INVISIBLE))
+
+
 def normalize(text: str) -> str:
-    """``text`` in Unicode NFKC, the one form sources and queries are indexed and matched in."""
-    return text if text.isascii() else unicodedata.normalize("NFKC", text)
+    """``text`` in Unicode NFKC without the invisible characters of :data:`INVISIBLE`: the one form
+    sources, house rules and queries are indexed and matched in (``par\u200dry`` is ``parry``)."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFKC", text.translate(_DROP_INVISIBLE))
 
 
 def _word_char(c: str) -> bool:

@@ -17,7 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 
-from .handle import connect
+from ruleslawyer.errors import RulesInputError
+
+from .handle import resolve_rules
 
 __all__ = ["Reference", "references", "keep_links"]
 
@@ -80,18 +82,27 @@ def references(rule_ids: str | Iterable[str], *, db=None, rules=None) -> tuple[R
     """The links in the texts of these units (one citation id or several, e.g. a rule and its
     neighbours as shown), in the order given; see :func:`keep_links` for which references count.
 
-    Unknown ids are skipped (they have no text). Example: ``references("mastery/combat/wounds-injuries-
-    and-trauma/trauma-table#2")`` is one link, ``Fighting On`` -> ``mastery/combat/death/fighting-on``;
+    A section (heading) id stands for its own units: the links of every unit of the section, in book
+    order. Example: ``references("mastery/combat/wounds-injuries-and-trauma/trauma-table#2")`` is one
+    link, ``Fighting On`` -> ``mastery/combat/death/fighting-on``;
     ``references("mastery/combat/actions-and-reactions/casting#4")`` none (``Magic Mastery, Duels`` is
     another book).
+
+    Raises:
+        RulesInputError: ``rule_ids`` is not a string or an iterable of strings (field ``rule_ids``).
+        UnknownIdError: an id names no unit or section (the message suggests close ids).
     """
-    ids = [rule_ids] if isinstance(rule_ids, str) else list(dict.fromkeys(rule_ids))
+    ids = _ids(rule_ids)
     if not ids:
         return ()
-    conn = connect(rules if rules is not None else db)
+    handle = resolve_rules(rules if rules is not None else db)
+    conn = handle.connection()
+    ids = _units_of(conn, handle, ids)
+    if not ids:
+        return ()
     marks = ",".join("?" * len(ids))
-    found = dict(conn.execute(f"SELECT id, text FROM units WHERE id IN ({marks})", ids).fetchall())
-    texts = {uid: found[uid] for uid in ids if uid in found}
+    texts = dict(conn.execute(f"SELECT id, text FROM units WHERE id IN ({marks})", ids).fetchall())
+    texts = {uid: texts[uid] for uid in ids if uid in texts}
     rows = conn.execute(f"SELECT from_id, text, target_id FROM xrefs WHERE from_id IN ({marks}) "
                         "AND target_id IS NOT NULL ORDER BY from_id, text", ids).fetchall()
     if not rows:
@@ -103,3 +114,34 @@ def references(rule_ids: str | Iterable[str], *, db=None, rules=None) -> tuple[R
     crumbs = dict(conn.execute("SELECT id, breadcrumb FROM units WHERE id IN (%s)" % ",".join("?" * len(wanted)),
                                wanted).fetchall()) if wanted else {}
     return keep_links([tuple(r) for r in rows], texts, crumbs, tables)
+
+
+def _ids(rule_ids) -> list[str]:
+    """``rule_ids`` as a list of distinct ids, or RulesInputError naming what is allowed."""
+    what = "a citation id (a string) or an iterable of them"
+    if isinstance(rule_ids, str):
+        return [rule_ids]
+    if isinstance(rule_ids, (bytes, Mapping)) or not isinstance(rule_ids, Iterable):
+        raise RulesInputError("rule_ids", f"must be {what}, got {type(rule_ids).__name__} {rule_ids!r:.80}")
+    ids = list(dict.fromkeys(rule_ids))
+    bad = next((i for i in ids if not isinstance(i, str)), None)
+    if bad is not None or any(i is None for i in ids):
+        raise RulesInputError("rule_ids", f"must be {what}, got an item {type(bad).__name__} {bad!r:.80}")
+    return ids
+
+
+def _units_of(conn, handle, ids: list[str]) -> list[str]:
+    """The unit ids ``ids`` stand for: a unit as it is, a section (heading) as its units in book
+    order; an id that is neither raises UnknownIdError (through the handle's look-up)."""
+    out: list[str] = []
+    for uid in ids:
+        row = conn.execute("SELECT kind, section FROM units WHERE id = ?", (uid,)).fetchone()
+        if row is None:
+            handle.rule(uid)  # raises UnknownIdError with close ids
+            continue
+        if row[0] == "heading":
+            out += [r[0] for r in conn.execute("SELECT id FROM units WHERE section = ? AND kind != 'heading' "
+                                               "ORDER BY ord", (row[1],))]
+        else:
+            out.append(uid)
+    return list(dict.fromkeys(out))
