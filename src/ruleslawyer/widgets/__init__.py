@@ -19,6 +19,7 @@ _PANELS = {
     "RulingsBar": "base",
     "trace_html": "base",
     "error_html": "base",
+    "resolve_rule": "base",
     "cite_html": "base",
     "TraceView": "base",
     "Quote": "cite",
