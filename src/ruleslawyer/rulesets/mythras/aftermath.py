@@ -118,7 +118,7 @@ def _wound_steps(ctx: RoundContext, name: str, location: str, before: int) -> li
     use = ctx.ruling(_r.WOUND_LEVELS)
     step = ctx.note(StepKind.RULING, f"{new.value} Wound: {name}'s {location}",
                     f"{name} has a {new.value} Wound to the {location} ({f.hp(location)} of "
-                    f"{f.max_hp(location)} HP)", [ids.EX_ARMOUR], [use], value=new.value)
+                    f"{f.max_hp(location)} HP)", [ids.WOUND_LEVELS_NOTE, ids.EX_ARMOUR], [use], value=new.value)
     if new is Wound.SERIOUS:
         return [step, *_serious(ctx, name, location)]
     if new is Wound.MAJOR:
@@ -130,16 +130,16 @@ def _useless_limb(ctx: RoundContext, name: str, location: str, use: RulingUse) -
     f = ctx.get(name)
     ctx.put(replace(f, useless=(*f.useless, location)))
     steps = [ctx.note(StepKind.RULING, f"{name}'s {location} is useless", f"{name}'s {location} is useless",
-                      [ids.SERIOUS_WOUND_HABIT], [use])]
+                      [ids.WOUNDS_NOTE], [use])]
     if location.endswith("Leg"):
-        return steps + fall_prone(ctx, name, f"the {location} gives way", [ids.SERIOUS_WOUND_HABIT], [use])
+        return steps + fall_prone(ctx, name, f"the {location} gives way", [ids.WOUNDS_NOTE], [use])
     if location == f.weapon_arm and f.weapon_in_hand:
         ctx.put(replace(ctx.get(name), disarmed=True))
         steps.append(ctx.note(StepKind.RULING, f"{name} drops the {f.weapon.name}",
-                              f"{name} drops the {f.weapon.name}", [ids.SERIOUS_WOUND_HABIT], [use]))
+                              f"{name} drops the {f.weapon.name}", [ids.WOUNDS_NOTE], [use]))
     elif location == f.shield_arm and f.shield is not None:
         steps.append(ctx.note(StepKind.RULING, f"{name}'s {f.shield.name} no longer parries",
-                              f"{name}'s {f.shield.name} no longer parries", [ids.SERIOUS_WOUND_HABIT], [use]))
+                              f"{name}'s {f.shield.name} no longer parries", [ids.WOUNDS_NOTE], [use]))
     return steps
 
 
@@ -148,16 +148,16 @@ def _endurance(ctx: RoundContext, name: str, use: RulingUse) -> list[Step]:
     f = ctx.get(name)
     if f.endurance is None:
         return put_out(ctx, name, Status.INCAPACITATED, "no Endurance skill given, counted as a failed roll",
-                       use, [ids.SERIOUS_WOUND_HABIT])
+                       use, [ids.WOUNDS_NOTE])
     roll = roll_skill(f.endurance, dice=ctx.dice, slot="endurance", rulings=ctx.overrides,
                       label=f"Endurance ({name})", field=f"combatants.{name}.endurance", rules=ctx.rules)
     passed = roll.level.succeeded
     steps = [ctx.note(StepKind.ROLL, f"Endurance roll ({name})",
                       f"{name} rolls Endurance after the Serious Wound: {roll.roll} against {roll.effective_skill}% "
-                      f"— {roll.level.value}" + ("; fights on" if passed else ""), [ids.SERIOUS_WOUND_HABIT], [use],
+                      f"— {roll.level.value}" + ("; fights on" if passed else ""), [ids.WOUNDS_NOTE], [use],
                       value=roll.level.value, children=[roll.trace])]
     if not passed:
-        steps += put_out(ctx, name, Status.INCAPACITATED, "failed the Endurance roll", use, [ids.SERIOUS_WOUND_HABIT])
+        steps += put_out(ctx, name, Status.INCAPACITATED, "failed the Endurance roll", use, [ids.WOUNDS_NOTE])
     return steps
 
 
@@ -165,12 +165,12 @@ def _serious(ctx: RoundContext, name: str, location: str) -> list[Step]:
     use = ctx.ruling(_r.SERIOUS_WOUND)
     if use.answer == "record-only":
         return [ctx.note(StepKind.RULING, "Serious Wound recorded", f"{name}'s Serious Wound is left to the "
-                         "Games Master", [ids.SERIOUS_WOUND_HABIT], [use])]
+                         "Games Master", [ids.WOUNDS_NOTE], [use])]
     steps = _useless_limb(ctx, name, location, use) if is_limb(location) else []
     if not ctx.get(name).active:
         return steps
     if use.answer == "incapacitated":
-        return steps + put_out(ctx, name, Status.INCAPACITATED, "a Serious Wound", use, [ids.SERIOUS_WOUND_HABIT])
+        return steps + put_out(ctx, name, Status.INCAPACITATED, "a Serious Wound", use, [ids.WOUNDS_NOTE])
     if use.answer == "endurance-roll":
         return steps + _endurance(ctx, name, use)
     return steps
@@ -180,10 +180,10 @@ def _major(ctx: RoundContext, name: str, location: str) -> list[Step]:
     use = ctx.ruling(_r.MAJOR_WOUND)
     if use.answer == "record-only":
         return [ctx.note(StepKind.RULING, "Major Wound recorded", f"{name}'s Major Wound is left to the Games "
-                         "Master", [ids.SERIOUS_WOUND_HABIT], [use])]
+                         "Master", [ids.WOUNDS_NOTE], [use])]
     dead = use.answer == "trunk-kills" and not is_limb(location)
     return put_out(ctx, name, Status.DEAD if dead else Status.INCAPACITATED,
-                   f"a Major Wound to the {location}", use, [ids.EX_ARMOUR])
+                   f"a Major Wound to the {location}", use, [ids.WOUNDS_NOTE, ids.EX_ARMOUR])
 
 
 def _hits(result: ExchangeResult) -> list[tuple[str, int]]:

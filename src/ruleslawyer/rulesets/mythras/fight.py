@@ -28,10 +28,10 @@ from ruleslawyer.encounter import Encounter, FightState, LogLine
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.rulesdb.handle import Rules
 from ruleslawyer.registry import check_rulings
-from ruleslawyer.trace import RulingUse, Step, StepKind
+from ruleslawyer.trace import Citation, RulingUse, Step, StepKind
 
-from . import ids, rulings as _r
-from .aftermath import harm
+from . import _tables, ids, rulings as _r
+from .aftermath import BLEED, harm
 from .declarations import Action, ActionKind, Declaration, check_declaration, engaged_names, parse_declaration
 from .fighter import Fighter, Status, Wound, read_fighter, write_fighter
 from .initiative import InitiativeCombatant, roll_initiative
@@ -149,9 +149,10 @@ def end_stage(ctx: RoundContext) -> list[Step]:
     ambush Round is over (``surprise#1``)."""
     steps: list[Step] = []
     bleed = ctx.ruling(_r.BLEED)
+    bleed_row = Citation(_tables.effects(ctx.rules)[BLEED].row.unit_id, BLEED)
     for name, f in list(ctx.fighters.items()):
         for loc in (f.bleeding if f.status is not Status.DEAD else ()):
-            steps += harm(ctx, name, loc, 1, "bleeding", [ids.EFFECTS, ids.WARD_HABIT], [bleed])
+            steps += harm(ctx, name, loc, 1, "bleeding", [ids.EFFECTS, bleed_row], [bleed])
     for name, f in list(ctx.fighters.items()):
         if f.ap_left > 0:
             ctx.put(replace(f, ap_left=0))

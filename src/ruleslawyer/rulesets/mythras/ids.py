@@ -1,7 +1,11 @@
 """Citation ids of the Mythras combat chapter used by the engine (every one exists in the db).
 
-Supplement rows are never listed here: the engine cites the row it actually read from the table
-loaded from the database (``TableRow.unit_id``), so a renumbered supplement cannot go stale.
+Supplement table rows are never listed here: the engine cites the row it actually read from the table
+loaded from the database (``TableRow.unit_id``), so a renumbered supplement cannot go stale. The two
+"Where the chapter is silent" notes the wound steps cite are listed (a test checks their text).
+
+The "Practical habits" items are play tips: an engine step never cites one as its rule (the rulings
+that fill the gap a tip hints at cite it instead).
 """
 
 from __future__ import annotations
@@ -52,6 +56,12 @@ AP_HABIT = f"{_C}/practical-habits#1"
 WARD_HABIT = f"{_C}/practical-habits#2"
 SERIOUS_WOUND_HABIT = f"{_C}/practical-habits#3"
 
+_SILENT = "mythras/supplement/where-the-chapter-is-silent"
+WOUND_LEVELS_NOTE = f"{_SILENT}#9"
+"""Supplement: "Wound levels (0 Hit Points and below)" (ruling ``mythras.wound-levels``)."""
+WOUNDS_NOTE = f"{_SILENT}#10"
+"""Supplement: "What a Serious or Major Wound does" (rulings ``mythras.serious-wound``, ``mythras.major-wound``)."""
+
 ALL: tuple[str, ...] = tuple(v for k, v in dict(globals()).items() if k.isupper() and k != "ALL"
                              and isinstance(v, str))
-"""Every chapter id above (a test checks each exists in the database)."""
+"""Every id above (a test checks each exists in the database)."""

@@ -452,7 +452,7 @@ WOUND_LEVELS = register(Ruling(
     explanation="The chapter names the Serious Wound but not its threshold. Published rules: a location "
                 "still above 0 Hit Points has a Minor Wound; at 0 or below, a Serious Wound; at minus its "
                 "starting Hit Points or below, a Major Wound.",
-    cites=(ids.EX_ARMOUR, ids.SERIOUS_WOUND_HABIT),
+    cites=(ids.WOUND_LEVELS_NOTE, ids.EX_ARMOUR, ids.SERIOUS_WOUND_HABIT),
 ))
 
 SERIOUS_WOUND = register(Ruling(
@@ -469,7 +469,7 @@ SERIOUS_WOUND = register(Ruling(
                 "Regain Footing). 'incapacitated': no roll, the fighter is out. 'limb-only': no roll; only "
                 "the limb is useless. 'record-only': noted for the Games Master. The published rules' own "
                 "version (an opposed roll, how long the victim stays down) is left to the Games Master.",
-    cites=(ids.SERIOUS_WOUND_HABIT, ids.EX_ARMOUR),
+    cites=(ids.WOUNDS_NOTE, ids.EX_ARMOUR, ids.SERIOUS_WOUND_HABIT),
 ))
 
 MAJOR_WOUND = register(Ruling(
@@ -483,7 +483,7 @@ MAJOR_WOUND = register(Ruling(
                 "Master (the published rules' Endurance roll against death is not made here). 'trunk-kills': "
                 "a Major Wound to the head, chest or abdomen kills, to a limb incapacitates. 'record-only': "
                 "noted for the Games Master.",
-    cites=(ids.SERIOUS_WOUND_HABIT, ids.EX_ARMOUR),
+    cites=(ids.WOUNDS_NOTE, ids.EX_ARMOUR, ids.SERIOUS_WOUND_HABIT),
 ))
 
 TRIP_OPPONENT = register(Ruling(

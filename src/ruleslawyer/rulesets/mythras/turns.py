@@ -184,7 +184,7 @@ def take_turn(ctx: RoundContext, name: str, act: Action, decls: dict[str, Declar
     f = ctx.get(name)
     if f.ap_left < 1:
         return ctx.note(StepKind.RULE, f"Turn: {name} has no AP left", f"{name} has no AP left for the "
-                        f"{act.action.value}: the Turn passes", [ids.PROACTIVE_REACTIVE, ids.AP_HABIT], value=0)
+                        f"{act.action.value}: the Turn passes", [ids.ACTION_POINTS, ids.PROACTIVE_REACTIVE], value=0)
     why = void_reason(ctx, f, act)
     if why is not None:
         return _void_turn(ctx, f, act, why)
