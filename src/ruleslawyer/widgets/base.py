@@ -28,7 +28,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ruleslawyer.errors import RulesInputError
+from ruleslawyer.errors import RulesError, RulesInputError
 from ruleslawyer.render import to_html
 from ruleslawyer.rulesdb.handle import resolve_rules
 from ruleslawyer.shipped import ASSETS_DIR
@@ -57,6 +57,7 @@ __all__ = [
     "add_tooltips",
     "ruleset_options",
     "slot_dice",
+    "PanelArgs",
 ]
 
 
@@ -649,3 +650,89 @@ class TraceView:
         return to_text(self.step, resolve=lambda i: resolve_rule(i, self.rules))
 
     __repr__ = __str__
+
+
+#: The largest seed a panel's seed box holds (its IntText is a 32-bit whole number in the browser).
+MAX_PANEL_SEED = 2**31 - 1
+
+
+class PanelArgs:
+    """The one check of a panel constructor's arguments: a bad one is recorded, never raised, and
+    never replaced silently by something else; :meth:`report` then shows it in the panel's error area
+    (``frame.error``, the message widget) in place of a first result.
+
+    Each check returns the value to build the controls with: the argument when it is good, else
+    the control's harmless default (the panel still builds and shows the error, not that default's
+    result). The first bad argument is the one shown.
+
+    Args:
+        rules: the panel's ``rules=`` (a handle, a database path or None); a path that is not a rules
+            database is recorded as the error (:meth:`safely` then gives defaults for what it would list).
+
+    Attributes:
+        rules: the handle (even a bad one, so the error names its path).
+        error: the first bad argument's error, or None.
+    """
+
+    def __init__(self, rules=None) -> None:
+        self.error: BaseException | None = None
+        self.rules = None
+        try:
+            self.rules = resolve_rules(rules)
+            self.rules.connection()
+        except (TypeError, ValueError, OSError, RulesError) as exc:
+            self.fail(exc if isinstance(exc, (RulesError, ValueError)) else RulesInputError("rules", str(exc)))
+
+    def fail(self, exc: BaseException) -> None:
+        """Record ``exc`` as the error unless an earlier argument already failed."""
+        if self.error is None:
+            self.error = exc
+
+    def safely(self, fn: Callable[[], Any], default: Any) -> Any:
+        """``fn()`` when the rules opened, else ``default`` (the options of a database that cannot be read)."""
+        if self.rules is None or (self.error is not None and not isinstance(self.error, RulesInputError)):
+            return default
+        try:
+            return fn()
+        except (RulesError, ValueError, OSError) as exc:
+            self.fail(exc)
+            return default
+
+    def choice(self, field: str, value: Any, allowed: Iterable[Any], default: Any, *, what: str = "") -> Any:
+        """``value`` if it is one of ``allowed``, else ``default`` and the error ``field: unknown ...;
+        choose one of: ...`` (``what`` names the kind, default the field)."""
+        allowed = list(allowed)
+        try:
+            if value in allowed:
+                return value
+        except TypeError:  # an unhashable or uncomparable value
+            pass
+        shown = ", ".join(map(str, allowed[:12])) + (", ..." if len(allowed) > 12 else "")
+        self.fail(RulesInputError(field, f"unknown {what or field} {value!r:.80}; choose one of: {shown or 'none'}"))
+        return default
+
+    def seed(self, value: Any, field: str = "seed", default: int = 7) -> int:
+        """``value`` if it is a whole number the seed box holds (0 to :data:`MAX_PANEL_SEED`, negatives
+        down to its minus), else ``default`` and the error."""
+        if isinstance(value, int) and not isinstance(value, bool) and -MAX_PANEL_SEED <= value <= MAX_PANEL_SEED:
+            return value
+        self.fail(RulesInputError(field, f"must be a whole number from {-MAX_PANEL_SEED} to {MAX_PANEL_SEED}, "
+                                          f"got {value!r:.80}"))
+        return default
+
+    def text(self, field: str, value: Any, default: str = "") -> str:
+        """``value`` if it is a string (None: ``default``), else ``default`` and the error."""
+        if value is None:
+            return default
+        if isinstance(value, str):
+            return value
+        self.fail(RulesInputError(field, f"must be text (a string), got {type(value).__name__} {value!r:.80}"))
+        return default
+
+    def report(self, frame: "PanelFrame") -> bool:
+        """Show the recorded error in ``frame`` (True), or do nothing (False: the panel may run)."""
+        if self.error is None:
+            return False
+        frame.show_error(self.error)
+        frame.status.value = '<span class="rl-hint">fix the argument above and run again</span>'
+        return True

@@ -10,9 +10,7 @@ from fractions import Fraction
 
 import ipywidgets as widgets
 
-from ruleslawyer.rulesdb.handle import resolve_rules
-
-from .base import PanelFrame, esc, int_box
+from .base import PanelArgs, PanelFrame, esc, int_box
 
 __all__ = ["OddsPanel", "MODES", "MODE_RULESET", "figure_html", "pct"]
 
@@ -57,8 +55,12 @@ class OddsPanel:
     an answer chosen for a Mastery mode stays chosen but is not sent to the Mythras odds).
 
     Args:
-        mode: initial mode id.
+        mode: initial mode id (one of :data:`MODES`).
         rules: the rules handle the engines read (None: the default database).
+
+    A bad argument (an unknown mode, a ``rules`` path that is not a rules database) never raises
+    and never falls back silently: the panel shows the message (``frame.error``) instead of odds
+    (:class:`~ruleslawyer.widgets.base.PanelArgs`).
 
     Attributes:
         result: the last odds result (``MasteryExchangeOdds``, ``TrialOdds``, ``MythrasExchangeOdds`` or
@@ -67,9 +69,11 @@ class OddsPanel:
     """
 
     def __init__(self, mode: str = "mastery-exchange", *, rules=None) -> None:
-        self.rules = resolve_rules(rules)
-        self.mode = widgets.Dropdown(options=list(MODES), value=mode if mode in dict(map(reversed, MODES)) else
-                                     MODES[0][1], description="Odds of", layout=widgets.Layout(width="360px"))
+        args = PanelArgs(rules)
+        self.rules = args.rules
+        self.mode = widgets.Dropdown(options=list(MODES), value=args.choice("mode", mode, [m for _l, m in MODES],
+                                                                            MODES[0][1]),
+                                     description="Odds of", layout=widgets.Layout(width="360px"))
         self.a_tier, self.a_weapon = int_box("Attack tier", 3, "140px"), widgets.Text(
             "2", description="WEA", layout=widgets.Layout(width="130px"))
         self.d_tier, self.d_resistance = int_box("Defense tier", 1, "150px"), int_box("Armor Resistance", 2, "190px")
@@ -103,7 +107,8 @@ class OddsPanel:
         self.plot_button.on_click(lambda _b: self.run(plot=True))
         self.mode.observe(lambda _c: self._sync(), names="value")
         self._sync()
-        self.run()
+        if not args.report(self.frame):  # a bad argument: its message, not another mode's odds
+            self.run()
 
     def _sync(self) -> None:
         for mode, row in self._rows.items():

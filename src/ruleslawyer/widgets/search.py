@@ -7,9 +7,9 @@ import re
 
 import ipywidgets as widgets
 
-from ruleslawyer.rulesdb.handle import resolve_rules
+from ruleslawyer.errors import RulesInputError
 
-from .base import PanelFrame, esc, ruleset_options
+from .base import PanelArgs, PanelFrame, esc, ruleset_options
 from .cite import context_html
 
 __all__ = ["SearchPanel", "MAX_HITS", "MAX_SUGGESTIONS", "MAX_EXAMPLES", "MAX_XREFS"]
@@ -52,13 +52,15 @@ class SearchPanel:
     """
 
     def __init__(self, query: str = "", ruleset: str = "", *, rules=None) -> None:
-        self.rules = resolve_rules(rules)
+        args = PanelArgs(rules)
+        self.rules = args.rules
+        query = args.text("query", query)
         self.query = widgets.Text(value=query, placeholder="", description="Search", continuous_update=True,
                                   layout=widgets.Layout(width="420px"))
         self.query.add_class("rl-query")
-        options = ruleset_options(self.rules)
-        self.ruleset = widgets.Dropdown(options=options, value=ruleset if ruleset in dict(map(reversed, options))
-                                        else "", description="Ruleset", layout=widgets.Layout(width="260px"))
+        options = args.safely(lambda: ruleset_options(self.rules), [("All rulesets", "")])
+        self.ruleset = widgets.Dropdown(options=options, value=self._ruleset_arg(args, ruleset, options),
+                                        description="Ruleset", layout=widgets.Layout(width="260px"))
         self.contents_toggle = widgets.ToggleButton(value=False, description="Contents", icon="list",
                                                     tooltip="The chosen ruleset's chapters and sections: click "
                                                             "one to read it", layout=widgets.Layout(width="auto"))
@@ -103,11 +105,25 @@ class SearchPanel:
         self.xrefs: tuple = ()
         self._toc_ids: list[str] = []
         self._toc_for: str | None = None
-        self._set_examples()
+        self.frame.guard(self._set_examples)
         self.query.observe(lambda _c: self.run(), names="value")
         self.ruleset.observe(lambda _c: self._ruleset_changed(), names="value")
         self.contents_toggle.observe(lambda _c: self.frame.guard(self._sync_contents), names="value")
-        self.run()
+        if not args.report(self.frame):  # a bad argument: its message, not a search of something else
+            self.run()
+
+    @staticmethod
+    def _ruleset_arg(args, ruleset, options) -> str:
+        """The ruleset argument as an option of the dropdown (``""`` or None: every ruleset; matched as
+        :func:`ruleslawyer.rulesdb.session.match_ruleset` does), else the error and every ruleset."""
+        from ruleslawyer.rulesdb.session import match_ruleset
+
+        ids = [rid for _title, rid in options if rid]
+        try:
+            return match_ruleset(ruleset, ids) or ""
+        except RulesInputError as exc:
+            args.fail(exc)
+            return ""
 
     # ------------------------------------------------------------------ actions
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ruleslawyer.rulesdb import roll as _roll
-from ruleslawyer.rulesdb.handle import resolve_rules
+from ruleslawyer.errors import RulesInputError
 
-from .base import PanelFrame, cite_html, esc, new_seed
+from ruleslawyer.rulesdb import roll as _roll
+from .base import PanelArgs, PanelFrame, cite_html, esc, new_seed
 
 __all__ = ["TablePanel", "table_html", "row_summary", "ROLL", "ENTER"]
 
@@ -80,6 +80,11 @@ class TablePanel:
         seed: initial seed (default 7), used by ``run()`` and Replay until Roll draws another.
         rules: the rules handle whose tables are listed and rolled (None: the default database).
 
+    A bad argument (a table id not in the database, a seed that is not a whole number the seed box
+    holds, a ``rules`` path that is not a rules database) never raises and never falls back to
+    another table: the panel shows the message (``frame.error``) until a run succeeds
+    (:class:`~ruleslawyer.widgets.base.PanelArgs`).
+
     Attributes:
         result: the last :class:`ruleslawyer.tables.TableRoll` (None if none).
     """
@@ -87,13 +92,17 @@ class TablePanel:
     def __init__(self, table_id: str = "mastery/combat/tables/trauma", seed: int = 7, *, rules=None) -> None:
         from ruleslawyer.rulesdb import list_tables
 
-        self.rules = resolve_rules(rules)
-        infos = list_tables(rules=self.rules)
+        args = PanelArgs(rules)
+        self.rules = args.rules
+        infos = args.safely(lambda: list_tables(rules=self.rules), [])
         options = [(f"{t.title} — roll {t.dice} ({t.id})" if t.dice else f"{t.title} ({t.id})", t.id) for t in infos]
         ids = [t.id for t in infos]
         self._dice = {t.id: t.dice for t in infos}
-        self.table = widgets.Dropdown(options=options, value=table_id if table_id in ids else (ids[0] if ids else None),
-                                      description="Table", layout=widgets.Layout(width="98%"))
+        chosen = args.choice("table_id", table_id, ids, None, what="table") if ids else None
+        self._arg_error = args.error  # shown again by a run while no table is chosen
+        seed = args.seed(seed)
+        self.table = widgets.Dropdown(options=options, value=chosen, description="Table",
+                                      layout=widgets.Layout(width="98%"))
         self.mode = widgets.ToggleButtons(options=[ROLL, ENTER], value=ROLL, style={"button_width": "130px"})
         self.seed = widgets.IntText(value=seed, description="Seed", layout=widgets.Layout(width="180px"),
                                     tooltip="The seed of the roll: Roll draws a new one; Replay repeats it")
@@ -118,6 +127,7 @@ class TablePanel:
         self.mode.observe(lambda _c: self._sync(), names="value")
         self.table.observe(lambda _c: self._sync(), names="value")
         self._sync()
+        args.report(self.frame)  # a bad argument: its message, not another table
 
     def _sync(self) -> None:
         rollable = bool(self._dice.get(self.table.value))
@@ -147,6 +157,8 @@ class TablePanel:
     def _run(self) -> None:
         tid = self.table.value
         self.result = None
+        if tid is None:
+            raise self._arg_error or RulesInputError("table", "choose a table to roll on")
         t = self.rules.table(tid)
         if not self._dice.get(tid):
             self.frame.show(f'<div class="rl-crumb">{cite_html(t.section, rules=self.rules)}</div>{table_html(t)}',
