@@ -94,7 +94,7 @@ def test_bleeding_costs_hits_each_assessment_phase_until_grak_drops():
                              "Grak falls Unconscious: 0 hits left", "Grak is Unconscious: its declaration does not stand"]
     assert lines(r3)["Grak falls Unconscious: 0 hits left"] == ("darkmaster.out-of-hits",)
     assert who(f, "Grak").down == "Unconscious" and f.state.over
-    assert texts(r3)[-1] == "The fight is over: player left standing"
+    assert texts(r3)[-1] == "The fight is over, won by player: the only side still able to fight"
     assert DarkmasterEncounter.summary(who(f, "Grak")) == "Grak: 0 hits, CMB 45; Bleeding 3/round (0 Rounds); Unconscious"
 
 
@@ -335,7 +335,7 @@ def test_a_readied_action_is_held_into_round_2_and_fires_before_its_trigger():
     assert texts(r2) == ["Elwen splits CMB 50: 50 to attack, 0 to Parry", "Grak splits CMB 45: 45 to attack, 0 to Parry",
                          "Elwen: Shoot on Grak (Readied, as Grak acts): open-ended d100 55 + 50 (CMB) = 105", "Grak loses 30 hits (Elwen's Shoot): "
                          "30 -> 0", "Grak falls Unconscious: 0 hits left", "Grak's Spear thrust does not resolve (Grak is "
-                         "Unconscious)", "The fight is over: player left standing"]
+                         "Unconscious)", "The fight is over, won by player: the only side still able to fight"]
     assert lines(r2)["Elwen: Shoot on Grak (Readied, as Grak acts): open-ended d100 55 + 50 (CMB) = 105"] == (
         ids.READIED, ids.PARRY, "darkmaster.attack-total")
     assert who(f, "Elwen").held is None and who(f, "Elwen").hits == 22
@@ -666,7 +666,7 @@ def test_the_skirmish_by_hand():
     # and his second load is lost.
     assert r4[:2] == ["Grak: Dying lasts this Round; 1 more Round", "Grak: Bleeding ends"]
     assert r4[-2:] == ["Bolt's Load (2) is lost (Bolt is Unconscious): it must start over",
-                       "The fight is over: player left standing"]
+                       "The fight is over, won by player: the only side still able to fight"]
     assert [DarkmasterEncounter.summary(c) for c in f.state.combatants] == [
         "Aldric: 35 hits, CMB 60", "Mira: 25 hits, CMB 20", "Grak: 4 hits, CMB 45; Dying (1 Round); Unconscious",
         "Bolt: -1 hits, CMB 40; Unconscious"]

@@ -87,7 +87,7 @@ def test_punctured_lung_in_round_1_leaves_1_ap_in_round_2():
     # round 2: 1 + 1 = 2 against Aldric's defense with spare AP (mastery.fight-spare-ap): d2 1 < 2, hit: 6 -> 4
     r2 = f.resolve_round({"side": [4], "attack": [1], "defense": [1]})
     assert who(f, "Aldric").body.health == 4 and who(f, "Brute").body.ap == 1
-    assert "Brute attacks Aldric: hit for 2 (absorbed 0, durability 0, health 2; defense 1 vs attack 2)" in lines(r2)
+    assert "Brute attacks Aldric: attack 2 vs defense 1: hit for 2 (absorbed 0, durability 0, health 2)" in lines(r2)
 
 
 def test_at_once_cuts_the_round_1_ap_and_the_second_attack_is_not_taken():
@@ -245,7 +245,7 @@ def test_leaving_reach_invites_a_reprisal_attack():
     # >= 2: defended. In the Slow phase the brute's declared attack: Aldric is out of reach.
     r = f.resolve_round({"side": [1], "attack": [1], "defense": [2, 1]})
     log = lines(r)
-    assert log["Brute's reprisal attack on Aldric as it leaves: defended (3 vs 2)"][0] == (
+    assert log["Brute's reprisal attack on Aldric as it leaves: attack 2 vs defense 3: defended"][0] == (
         f"{AR}/triggered-reactions-all-cost-1-ap#2")
     assert who(f, "Aldric").within_reach == () and who(f, "Brute").within_reach == ()
     assert log["Brute's attack is not taken: Aldric is not within reach"] == ("mastery.fight-reach",)
@@ -523,8 +523,8 @@ def test_defend_and_counterattack_kept_for_reactions():
     # 1 + 1 = 2 on Aldric, who defends with his spare AP: d2 1 < 2: hit, 10 -> 8
     r = f.resolve_round({"side": [1], "attack": [1, 1], "defense": [2, 1, 1]})
     log = lines(r)
-    assert "Aldric attacks Brute: defended (3 vs 3)" in log
-    assert log["Brute counterattacks Aldric: hit for 2 (absorbed 0, durability 0, health 2; defense 1 vs attack 2)"][0] == (
+    assert "Aldric attacks Brute: attack 3 vs defense 3: defended" in log
+    assert log["Brute counterattacks Aldric: attack 2 vs defense 1: hit for 2 (absorbed 0, durability 0, health 2)"][0] == (
         f"{AR}/triggered-reactions-all-cost-1-ap#1")
     assert who(f, "Aldric").body.health == 8 and who(f, "Brute").body.health == 10
 

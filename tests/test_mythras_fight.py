@@ -151,7 +151,7 @@ def test_bleed_takes_a_hit_point_each_round_end_until_a_serious_wound():
     play(again, {"Aldric": attack(["Bleed"])}, HIT_CHEST)
     play(again, {}, {"endurance": [70]})
     assert who(again, "Brute").status is Status.INCAPACITATED and again.state.over
-    assert again.log[-1].text == "The fight is over: only heroes remain able to fight"
+    assert again.log[-1].text == "The fight is over, won by heroes: the only side still able to fight"
     assert again.log[-1].cites == ("mythras.serious-wound",)
 
 
@@ -534,7 +534,7 @@ def test_cli_plays_the_duel_example(capsys):
     assert "round 1: Brute's Chest loses 1 HP (bleeding): 3 → 2" in out
     # later Rounds roll from the seed: Brute bleeds to a Serious Wound and falls to a Major one in Round 4
     assert "round 3:" in out and out.splitlines()[-1].startswith("after round 4: ")
-    assert "round 4: The fight is over: only heroes remain able to fight" in out
+    assert "round 4: The fight is over, won by heroes: the only side still able to fight" in out
 
 
 def test_cli_json_gives_every_round_and_a_fight_to_go_on_with(capsys, tmp_path):

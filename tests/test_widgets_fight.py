@@ -67,7 +67,7 @@ def test_the_mastery_duel_round_by_round_with_its_lasting_effects():
     assert 'data-field="sheet.ap_per_round"><td>sheet.ap_per_round</td><td>2</td><td>1</td>' in brute
     assert panel.resolve_button.description == "Resolve round 4"
     panel.resolve_button.click()  # round 4: one attack (1 AP), d3 1 + 2 = 3 vs defense 2 + 1 = 3: equal defends; timer 2 -> 1
-    assert [t for t in lines(panel, 4) if t.startswith("Brute attacks")] == ["Brute attacks Aldric: defended (3 vs 3)"]
+    assert [t for t in lines(panel, 4) if t.startswith("Brute attacks")] == ["Brute attacks Aldric: attack 3 vs defense 3: defended"]
     assert "Brute's dying timer: 1 round left" in lines(panel, 4)
     panel.resolve_button.click()  # round 5: the timer runs out
     assert "Brute dies: the dying timer ran out" in lines(panel, 5)
@@ -148,8 +148,8 @@ def test_an_emptied_box_declares_nothing_even_after_undo():
     assert set(panel.fight.pending) == {"Aldric", "Brute"}
     panel.declare["Brute"].value = "  "
     panel.resolve_button.click()
-    assert lines(panel, 1)[0] == "Aldric attacks Brute: hit for 4 (absorbed 1, durability 1, health 2; defense 2 " \
-                                 "vs attack 4)"
+    assert lines(panel, 1)[0] == "Aldric attacks Brute: attack 4 vs defense 2: hit for 4 (absorbed 1, durability 1, " \
+                                 "health 2)"
     assert not [t for t in lines(panel, 1) if t.startswith("Brute attacks")]
     assert health(panel)["Brute"][0] == 5 and health(panel)["Aldric"][0] == 10
 
@@ -372,7 +372,7 @@ def test_the_app_has_a_fight_tab_and_the_panel_displays_without_a_kernel():
     data = panel._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in data
     page = data["text/html"]
-    assert 'class="rl-panel rl-static' in page and 'data-combatant="Brute"' in page and "Fight log: 1 round, 10 lines" in page
+    assert 'class="rl-panel rl-static' in page and 'data-combatant="Brute"' in page and "Fight log: 1 round, 9 lines" in page
     assert data["text/plain"].startswith("Fight: a whole fight, round by round: Round 1: Aldric: 7 health")
     assert len(page) < 100_000
 

@@ -34,7 +34,7 @@ from ruleslawyer.registry import check_rulings
 from ruleslawyer.trace import Step, StepKind, TracedResult, to_jsonable
 
 __all__ = ["LogLine", "FightState", "RoundResult", "Encounter", "MAX_ROUNDS", "MAX_COMBATANTS", "SAVED_FIGHT",
-           "log_line"]
+           "log_line", "fight_over_text"]
 
 #: Bounds on a fight's size (README "Limits").
 MAX_ROUNDS = 200
@@ -399,3 +399,18 @@ def log_line(round_number: int, text: str, *cites: str) -> LogLine:
     """A :class:`LogLine` (a short helper for the rulesets' ``play_round``)."""
     return LogLine(round_number, text, tuple(c for c in cites if c))
 
+
+
+def fight_over_text(sides: Sequence[str]) -> str:
+    """The log line every ruleset writes when its fight ends, naming the winning side.
+
+    Args:
+        sides: the sides (``Fighter.side`` values) still able to fight: at most one.
+
+    Returns:
+        ``"The fight is over, won by heroes: the only side still able to fight"`` for one side,
+        ``"The fight is over, won by nobody: no side is still able to fight"`` for none.
+    """
+    if not sides:
+        return "The fight is over, won by nobody: no side is still able to fight"
+    return f"The fight is over, won by {' and '.join(sides)}: the only side still able to fight"

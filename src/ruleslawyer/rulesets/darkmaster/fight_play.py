@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from itertools import groupby
 
 from ruleslawyer.dice import Dice
-from ruleslawyer.encounter import FightState, LogLine, log_line
+from ruleslawyer.encounter import FightState, LogLine, fight_over_text, log_line
 from ruleslawyer.inputs import dice_script
 from ruleslawyer.rulesdb.handle import Rules
 from ruleslawyer.trace import Ruling, RulingUse, Step, StepKind, resolve_ruling
@@ -476,7 +476,7 @@ def end_stage(p: Play) -> list[Step]:
                              detail="the script holds more faces than this Round rolled"))
     sides = sorted({f.side.value for f in p.fighters.values() if not f.down})
     if over(p.fighters):
-        p.lines.append(log_line(p.number, "The fight is over: " + (", ".join(sides) or "nobody") + " left standing"))
+        p.lines.append(log_line(p.number, fight_over_text(sides)))
     return [Step.of(StepKind.RESULT, "End of the Round", cites=[ids.ROUND], children=steps)] if steps else []
 
 

@@ -28,7 +28,7 @@ from dataclasses import replace
 from typing import Any
 
 from ruleslawyer.dice import Dice
-from ruleslawyer.encounter import Encounter, FightState, LogLine
+from ruleslawyer.encounter import Encounter, FightState, LogLine, fight_over_text
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.trace import Step, StepKind
 
@@ -225,8 +225,7 @@ def round_ends(p: Play) -> list[Step]:
         p.fighters[name], more = _round_end(p, p.fighters[name])
         steps += more
     if over(p.fighters):
-        p.log("The fight is over: " + (", ".join(sorted({f.side.value for f in p.fighters.values() if f.can_act}))
-                                       or "nobody") + " left standing")
+        p.log(fight_over_text(sorted({f.side.value for f in p.fighters.values() if f.can_act})))
     return [Step.of(StepKind.RESULT, "7. The next round begins: conditions reduced, AP renewed",
                     cites=[ids.FLOW_NEXT_ROUND, ids.USE_IT_OR_LOSE_IT], children=steps)]
 

@@ -19,7 +19,7 @@ from .actions import spend_ap
 from .combatant import RANGED_KINDS, Attack, State
 from .death import triage
 from .exchange import ExchangeResult, Situation, resolve_exchange
-from .fight_play import Play
+from .fight_play import Play, aftermath_trials
 from .fighter import Fighter
 from .movement import speed
 from .orders import FightAction
@@ -63,14 +63,14 @@ def _spend(p: Play, name: str, row: str, label: str, *cites: str) -> Step:
 # -- attacks ---------------------------------------------------------------------------------------
 
 def _outcome(r: ExchangeResult) -> tuple[str, list[str]]:
-    """A log phrase for an exchange's outcome and the rules behind it."""
+    """A log phrase for an exchange's outcome and the rules behind it: a defended attack reads
+    ``"attack 4 vs defense 2: hit for 4 (...)"`` or ``"attack 3 vs defense 3: defended"``."""
+    rolls = f"attack {r.attack_total} vs defense {r.defense_total}: " if r.defended else ""
     if r.outcome == "hit":
         how = ids.ATTACK_ALWAYS_HITS if r.aim_total is not None else ids.MELEE_HITS
-        defense = f"; defense {r.defense_total} vs attack {r.attack_total}" if r.defended else ""
-        return (f"hit for {r.damage} (absorbed {r.absorbed}, durability {r.to_durability}, health {r.to_health}"
-                f"{defense})",
-                [how, ids.PASSIVE_DEFENSE] + ([ids.DEFENSE_TIE] if r.defended else []))
-    return {"defended": (f"defended ({r.defense_total} vs {r.attack_total})", [ids.DEFENSE_TIE]),
+        return (f"{rolls}hit for {r.damage} (absorbed {r.absorbed}, durability {r.to_durability}, health "
+                f"{r.to_health})", [how, ids.PASSIVE_DEFENSE] + ([ids.DEFENSE_TIE] if r.defended else []))
+    return {"defended": (f"{rolls}defended", [ids.DEFENSE_TIE]),
             "missed": ("missed: the Aiming Trial failed", [ids.AIMING_TRIAL]),
             "not-allowed": ("not allowed: a hostile creature within 5 feet", [ids.HOSTILE_WITHIN_5FT]),
             "no-effect": ("the AP is spent with no effect (a Trauma's Endurance trial failed)", [ids.TRAUMA_TABLE]),
@@ -87,10 +87,19 @@ def _engagements(r: ExchangeResult, a: str, d: str) -> list[tuple[str, str]]:
 
 
 def _engage(p: Play, pairs: list[tuple[str, str]]) -> None:
+    """Record new engagements, one log line per change: a pair Engaged both ways is one line."""
+    new: list[tuple[str, str]] = []
     for x, y in pairs:
         f = p.fighters[x]
         if y not in f.engaged_with and f.state is not State.DEAD:
             p.fighters[x] = replace(f, engaged_with=f.engaged_with + (y,))
+            new.append((x, y))
+    for x, y in new:
+        if (y, x) in new and new.index((y, x)) < new.index((x, y)):
+            continue
+        if (y, x) in new:
+            p.log(f"{x} and {y} are Engaged with each other until the start of each one's next turn", ids.ENGAGED)
+        else:
             p.log(f"{x} is Engaged with {y} until the start of its next turn", ids.ENGAGED)
 
 
@@ -129,8 +138,9 @@ def exchange(p: Play, a_name: str, d_name: str, attack: Attack, situation: dict,
     if r.counter is not None:
         c_text, c_why = _outcome(r.counter)
         p.log(f"{d_name} counterattacks {a_name}: {c_text}", ids.COUNTERATTACK, *c_why)
-    p.settle(replace(p.fighters[a_name], body=r.attacker))
-    p.settle(replace(p.fighters[d_name], body=r.defender))
+    counter = r.counter.trace if r.counter is not None else None
+    p.settle(replace(p.fighters[a_name], body=r.attacker), trials=aftermath_trials(counter) if counter else ())
+    p.settle(replace(p.fighters[d_name], body=r.defender), trials=aftermath_trials(r.trace, skip=counter))
     _engage(p, _engagements(r, a_name, d_name))
     return [Step.of(StepKind.RESULT, label, r.outcome, cites=cites, rulings=uses, children=[r.trace])]
 

@@ -10,7 +10,7 @@ each line citing its rule or ruling.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ruleslawyer.dice import Dice
@@ -28,7 +28,7 @@ from .orders import Orders
 from .trauma import TraumaSetting
 from .trauma_effects import trauma_face
 
-__all__ = ["Play", "over", "rounds"]
+__all__ = ["Play", "aftermath_trials", "over", "rounds"]
 
 
 def rounds(n: int) -> str:
@@ -107,8 +107,10 @@ class Play:
             self.reserved[name][kind] -= 1
 
     # -- writing a fighter back ----------------------------------------------------------------
-    def settle(self, after: Fighter, why: str = "") -> None:
-        """Store ``after`` and log what changed since the stored fighter of that name."""
+    def settle(self, after: Fighter, why: str = "", trials: Sequence[Step] = ()) -> None:
+        """Store ``after`` and log what changed since the stored fighter of that name; ``trials``
+        (from :func:`aftermath_trials`) are the Endurance trials its health damage called for, each
+        logged with its roll before the state they lead to."""
         before = self.fighters[after.name]
         if before.body.health > 0 and after.body.health == 0:
             after = replace(after, dying_since=self.number)
@@ -125,6 +127,9 @@ class Play:
                      ids.ZERO_INJURY, ids.DYING_TIMER)
         for entry in a.sheet.traumas[len(b.sheet.traumas):]:
             self._trauma_line(n, entry, b, a)
+        for trial in trials:
+            self.log(f"{n}'s {trial.label}: {trial.detail} — {trial.value}",
+                     *trial.cited_ids(), *trial.ruling_ids())
         for cond in a.sheet.conditions:
             if cond not in b.sheet.conditions:
                 self.log(f"{n} is now {cond}", ids.TRAUMA_TABLE)
@@ -158,9 +163,27 @@ class Play:
         after = health_damage_aftermath(f.body, dmg, exploded=False, setting=self.setting, fight_on=f.fight_on,
                                         dice=self.dice, rulings=self.rulings, rules=self.rules)
         self.log(f"{name} takes 1 {damage_type} damage: {why}", *cites, *(u.ruling_id for u in uses), use.ruling_id)
-        self.settle(replace(f, body=after.target), why)
+        self.settle(replace(f, body=after.target), why, aftermath_trials(after.step))
         return [Step.of(StepKind.RESULT, f"Hazard: {why}", 1, cites=cites, rulings=[*uses, use],
                         children=[dmg.step, after.step])]
+
+
+def aftermath_trials(trace: Step, skip: Step | None = None) -> list[Step]:
+    """The Endurance trials (``StepKind.RESULT`` steps labelled "Endurance trial ...") under every
+    "After health damage" step of ``trace``, in order, leaving out the subtree ``skip`` (a
+    counterattack's trace, whose trials are the other combatant's)."""
+    out: list[Step] = []
+    stack, inside = [(trace, False)], False
+    while stack:
+        step, inside = stack.pop()
+        if step is skip:
+            continue
+        inside = inside or step.label == "After health damage"
+        if inside and step.kind is StepKind.RESULT and step.label.startswith("Endurance trial"):
+            out.append(step)
+            continue
+        stack.extend((c, inside) for c in reversed(step.children))
+    return out
 
 
 def over(fighters: Mapping[str, Fighter]) -> bool:

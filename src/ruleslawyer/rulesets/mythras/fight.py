@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from ruleslawyer.dice import Dice
-from ruleslawyer.encounter import Encounter, FightState, LogLine
+from ruleslawyer.encounter import Encounter, FightState, LogLine, fight_over_text
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.rulesdb.handle import Rules
 from ruleslawyer.registry import check_rulings
@@ -171,8 +171,7 @@ def over_stage(ctx: RoundContext) -> tuple[bool, Step | None]:
     if len(standing) > 1:
         return False, None
     out = [f for f in ctx.fighters.values() if not f.active]
-    text = (f"The fight is over: only {standing[0]} remain able to fight" if standing else
-            "The fight is over: nobody is able to fight")
+    text = fight_over_text(standing)
     ctx.lines.append(LogLine(ctx.number, text, tuple(dict.fromkeys(f.out_by for f in out if f.out_by))))
     return True, Step.of(StepKind.RESULT, "The fight is over", value=standing, detail=text)
 
