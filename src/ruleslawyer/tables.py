@@ -7,13 +7,14 @@ citation id.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .dice import Dice, read_face
 from .errors import RulesDataError, RulesInputError
 from .trace import Citation, Step, StepKind, TracedResult
 
-__all__ = ["RuleTable", "TableRow", "TableRoll", "roll_table", "cell"]
+__all__ = ["RuleTable", "TableRow", "TableRoll", "SeeAlso", "see_also", "see_also_step", "headline", "roll_table", "cell"]
 
 
 @dataclass(frozen=True)
@@ -76,8 +77,82 @@ class RuleTable:
 
 
 @dataclass(frozen=True)
+class SeeAlso:
+    """The row a cell's "As <row name>." sends the reader to, in the same table.
+
+    Attributes:
+        phrase: the words after "As" (``"left arm"``).
+        row: the row referred to.
+        text: that row's effect: its main cell after the row's name, verbatim.
+    """
+
+    phrase: str
+    row: TableRow
+    text: str
+
+    @property
+    def line(self) -> str:
+        """``"As left arm: <text> [<row id>]"``."""
+        return f"As {self.phrase}: {self.text} [{self.row.unit_id}]"
+
+    def to_dict(self) -> dict[str, str]:
+        """``{"phrase", "text", "unit_id", "line"}``."""
+        return {"phrase": self.phrase, "text": self.text, "unit_id": self.row.unit_id, "line": self.line}
+
+
+_AS = re.compile(r"^As (?P<name>[^.]+)\.$")
+_SIDES = {"left": "right", "right": "left"}
+
+
+def _main(table: RuleTable, row: TableRow) -> str:
+    """The row's main cell: the first after the die column of a rollable table, else the first."""
+    i = 1 if table.rollable and len(row.cells) > 1 else 0
+    return row.cells[i].strip() if i < len(row.cells) else ""
+
+
+def _name_effect(text: str) -> tuple[str, str]:
+    """``"Skull Fracture. Whenever ..."`` -> (``"Skull Fracture"``, ``"Whenever ..."``); no ". " -> (text, "")."""
+    name, dot, effect = text.partition(". ")
+    return (name.rstrip("."), effect.strip()) if dot else (text.rstrip("."), "")
+
+
+def _mirror(words: str) -> str:
+    return " ".join(_SIDES.get(w.lower(), w.lower()) for w in words.split())
+
+
+def see_also(table: RuleTable, row: TableRow) -> SeeAlso | None:
+    """Resolve a main cell whose effect is only "As <row name>." to the row it names.
+
+    ``"Break your right arm. As left arm."`` names the row whose name is this one's with the mirrored
+    words swapped ("right arm" -> "left arm"): ``"Break your left arm"``. A phrase that is a whole row
+    name is that row; else the one row whose name contains the phrase. Pure: reads only ``table``.
+
+    Returns:
+        A :class:`SeeAlso`, or None when the cell says no "As ..." or no single row matches.
+    """
+    name, effect = _name_effect(_main(table, row))
+    m = _AS.match(effect)
+    if not m:
+        return None
+    phrase = m.group("name").strip()
+    names = [(r, _name_effect(_main(table, r))) for r in table.rows if r is not row]
+    want = phrase.lower()
+    mirror = _mirror(phrase)
+    swapped = re.sub(re.escape(mirror), want, name.lower()) if mirror != want and mirror in name.lower() else None
+    for test in (lambda n: n == swapped, lambda n: n == want):
+        hits = [(r, e) for r, (n, e) in names if test(n.lower())]
+        if len(hits) == 1:
+            return SeeAlso(phrase, hits[0][0], hits[0][1])
+    hits = [(r, e) for r, (n, e) in names if want in n.lower() and not _AS.match(e)]
+    return SeeAlso(phrase, hits[0][0], hits[0][1]) if len(hits) == 1 else None
+
+
+@dataclass(frozen=True)
 class TableRoll(TracedResult):
-    """The result of rolling on a table: the face, the row (with its citation) and the trace."""
+    """The result of rolling on a table: the face, the row (with its citation) and the trace.
+
+    ``see_also`` is the row an "As <row name>." cell refers to (:func:`see_also`), else None; the
+    row's own cells stay verbatim."""
 
     table_id: str
     dice: str
@@ -86,6 +161,7 @@ class TableRoll(TracedResult):
     columns: tuple[str, ...]
     seed: int | None
     trace: Step
+    see_also: SeeAlso | None = None
 
     @property
     def cells(self) -> dict[str, str]:
@@ -97,9 +173,25 @@ class TableRoll(TracedResult):
         return self.row.unit_id
 
 
+def headline(table: RuleTable, row: TableRow, face: int) -> str:
+    """``"Trauma 42: Skull Fracture — Whenever you spend AP ..."``: the main column's header, the face,
+    the row's name and its effect (the name alone when the cell has one sentence)."""
+    header = table.columns[1] if table.rollable and len(table.columns) > 1 else table.title
+    name, effect = _name_effect(_main(table, row))
+    return f"{header} {face}: {name}" + (f" — {effect}" if effect else "")
+
+
+def see_also_step(found: SeeAlso) -> Step:
+    """An INFO step quoting the row an "As ..." cell refers to, citing it."""
+    return Step.of(StepKind.INFO, f"As {found.phrase}", detail=found.text, cites=[found.row.unit_id])
+
+
 def roll_table(table: RuleTable, *, roll: int | None = None, dice: Dice | None = None,
                slot: str = "table") -> TableRoll:
     """Roll the table's die (or take ``roll`` as the face rolled) and return the row it lands on.
+
+    The trace: a headline (:func:`headline`; the other columns as detail) over one roll step
+    citing the row landed on, and, for an "As <row name>." row, a step quoting the row it names.
 
     Args:
         table: a rollable :class:`RuleTable`.
@@ -126,14 +218,13 @@ def roll_table(table: RuleTable, *, roll: int | None = None, dice: Dice | None =
         how = f"{table.dice} result entered"
     row = table.row_for(face)
     span = f"{row.low}" if row.low == row.high else f"{row.low}–{row.high}"
-    trace = Step.of(
-        StepKind.RESULT, f"{table.title}: {row.cells[1] if len(row.cells) > 1 else row.cells[0]}",
-        value=face,
-        detail=f"{how}: {face}, row {span}",
-        cites=[Citation(row.unit_id, f"row {span} of {table.id}")],
-        children=[Step.of(StepKind.ROLL, how, value=face, cites=[table.section])],
-    )
-    return TableRoll(table.id, table.dice, face, row, table.columns, seed, trace)
+    found = see_also(table, row)
+    rest = "; ".join(f"{c}: {v}" for c, v in list(row.as_dict(table.columns).items())[2:] if v.strip())
+    children = [Step.of(StepKind.ROLL, how, value=face, detail=f"row {span}",
+                        cites=[Citation(row.unit_id, f"row {span} of {table.id}")])]
+    trace = Step.of(StepKind.RESULT, headline(table, row, face), detail=rest,
+                    children=children + ([see_also_step(found)] if found else []))
+    return TableRoll(table.id, table.dice, face, row, table.columns, seed, trace, found)
 
 
 def cell(table: RuleTable, row: TableRow, column: str) -> str:

@@ -82,9 +82,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("id", help="table id, e.g. mastery/combat/tables/trauma")
     how = p.add_mutually_exclusive_group()
     how.add_argument("--roll", help='use this die result instead of rolling ("00" on a d100 is 100)')
-    how.add_argument("--seed", type=int, help="seed the roll so it can be repeated")
+    how.add_argument("--seed", type=_seed, help="seed the roll so it can be repeated")
     p.add_argument("--json", action="store_true", help="print the roll, the row and its citation as JSON")
     p.set_defaults(func=_roll)
+
+
+def _seed(text: str) -> int:
+    """``--seed`` within the one seed bound (:func:`ruleslawyer.commands.engines.seed_arg`), imported
+    only when a seed is given so a cold search does not load the engine commands."""
+    from ruleslawyer.commands.engines import seed_arg
+
+    return seed_arg(text)
 
 
 class _SearchParser(argparse.ArgumentParser):
@@ -246,4 +254,6 @@ def _roll(args) -> int:
         if cell:
             print(f"  {col}: {cell}")
     print(f"  [{result.row.unit_id}]")
+    if result.see_also is not None:
+        print(f"  {result.see_also.line}")
     return 0

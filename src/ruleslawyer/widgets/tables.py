@@ -11,7 +11,7 @@ from ruleslawyer.errors import RulesInputError
 from ruleslawyer.rulesdb import roll as _roll
 from .base import PanelArgs, PanelFrame, cite_html, esc, new_seed
 
-__all__ = ["TablePanel", "table_html", "row_summary", "ROLL", "ENTER"]
+__all__ = ["TablePanel", "table_html", "row_summary", "see_also_html", "ROLL", "ENTER"]
 
 ROLL = "Roll with seed"
 ENTER = "Enter die result"
@@ -51,7 +51,17 @@ def row_summary(result) -> str:
     line = f"{result.dice} {result.roll} → row {_span(result)}"
     if cells:
         line += f": {cells[0]}" + (f" ({'; '.join(cells[1:])})" if len(cells) > 1 else "")
-    return line
+    found = getattr(result, "see_also", None)
+    return line + (f" — {found.line}" if found is not None else "")
+
+
+def see_also_html(found, rules=None) -> str:
+    """The row an "As left arm." row refers to (:class:`ruleslawyer.tables.SeeAlso`), quoted with its
+    click-to-open citation: ``As left arm: <text> [citation]``; ``""`` for None."""
+    if found is None:
+        return ""
+    return (f'<div class="rl-see-also" data-rule-id="{esc(found.row.unit_id)}">As {esc(found.phrase)}: '
+            f'{esc(found.text)} {cite_html(found.row.unit_id, rules=rules)}</div>')
 
 
 def _row_html(result, rules) -> str:
@@ -61,7 +71,8 @@ def _row_html(result, rules) -> str:
     return (f'<div class="rl-outcome" data-roll="{result.roll}" data-row="{result.row.index}">'
             f'<b>{esc(result.dice)}: {result.roll}</b> → row {esc(span)}'
             f'<table class="rl-table rl-row">{cells}</table>'
-            f'{cite_html(result.row.unit_id, note=f"row {span} of {result.table_id}", open_=True, rules=rules)}</div>')
+            f'{cite_html(result.row.unit_id, note=f"row {span} of {result.table_id}", open_=True, rules=rules)}'
+            f'{see_also_html(result.see_also, rules)}</div>')
 
 
 class TablePanel:

@@ -8,6 +8,7 @@ import ipywidgets as widgets
 from ruleslawyer.rulesdb.handle import RulesLike, resolve_rules
 
 from .base import PanelFrame, esc, explain_html, new_seed
+from .tables import see_also_html
 
 __all__ = ["TraumaPanel", "sheet_html", "ROLL", "ENTER"]
 
@@ -126,11 +127,13 @@ class TraumaPanel:
         head = (f'<div class="rl-outcome" data-roll="{result.roll}" data-range="{esc(result.range)}">'
                 f'<b>d100 {result.roll}</b> → row {esc(result.range)}: {esc(result.text)}'
                 + (f' <i>({esc(result.tier)}; recovery {esc(result.recovery)})</i>' if result.tier else "")
+                + see_also_html(result.see_also, self.rules)
                 + (f'<div>Finger d10: {result.finger} → <b>{esc(result.finger_lost)}</b></div>' if result.finger else "")
                 + f'<div>Effect: {esc(result.effect)}</div></div>')
         summary = (f"d100 {result.roll} → {result.text}" + (f" ({result.tier}; recovery {result.recovery})" if result.tier
                                                             else "") + (f"; finger d10 {result.finger}: {result.finger_lost}"
-                                                                        if result.finger else ""))
+                                                                        if result.finger else "")
+                   + (f" — {result.see_also.line}" if result.see_also is not None else ""))
         self.frame.show_trace(result.trace, header=head + sheet_html(self.sheet), status=status, summary=summary)
 
     def rerun_with_rulings(self) -> None:

@@ -138,7 +138,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("trauma", help="Mastery: roll a Trauma (d100 table from the db), or ask what a trauma setting does")
     p.add_argument("--roll", type=int, help="the d100 already rolled (1-100)")
     p.add_argument("--finger", type=int, help="the 1d10 finger roll for 'Lose a finger' (1-10)")
-    p.add_argument("--seed", type=int, help="seed the dice")
+    p.add_argument("--seed", type=engines.seed_arg, help="seed the dice")
     p.add_argument("--setting", choices=["realistic", "brutal", "deadly"],
                    help="list what follows each event under this setting (with --roll/--seed: the roll too)")
     p.add_argument("--event", choices=["fighting-on-health-damage", "reached-zero", "natural-minimum-resist",
@@ -172,6 +172,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="Endurance tier (1-10): one tier die per tier, e.g. tier 3 rolls 1d2 + 1d3 + 1d4")
     p.add_argument("--class-health", type=int, default=0, metavar="N",
                    help="flat health the character's class adds (default 0)")
-    p.add_argument("--seed", type=int, help="seed the dice so the roll can be repeated")
+    p.add_argument("--seed", type=engines.seed_arg, help="seed the dice so the roll can be repeated")
     p.add_argument("--json", action="store_true", help="print the result and trace as JSON")
     p.set_defaults(func=_health)

@@ -15,7 +15,7 @@ from enum import StrEnum
 from ruleslawyer.dice import Dice, read_face
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.rulesdb.handle import Rules, resolve_rules
-from ruleslawyer.tables import RuleTable, TableRow
+from ruleslawyer.tables import RuleTable, SeeAlso, TableRow, headline, see_also, see_also_step
 from ruleslawyer.trace import Citation, Step, StepKind, TracedResult
 
 from . import _tables, ids
@@ -228,6 +228,10 @@ class Trauma(TracedResult):
         sheet: the updated sheet (None if none was given).
         rolls: every d100 face rolled (more than one after a reroll ruling).
         trace: cited steps.
+        seed: the seed the d100 was rolled with, to repeat it (None when entered, scripted or rolled
+            from a caller's generator).
+        see_also: for an "As left arm." row, the row it refers to (:func:`ruleslawyer.tables.see_also`);
+            ``text`` stays the row's own words.
     """
 
     roll: int
@@ -243,6 +247,8 @@ class Trauma(TracedResult):
     sheet: TraumaSheet | None
     rolls: tuple[int, ...]
     trace: Step
+    seed: int | None = None
+    see_also: SeeAlso | None = None
 
 
 def _loss(text: str) -> tuple[str, str | None]:
@@ -273,17 +279,18 @@ class _Landed:
     close_call: bool
 
 
-def _land(table: RuleTable, face: int, entered: bool) -> tuple[_Landed, Step]:
-    """The row covering ``face`` (``mastery/combat/tables/trauma``) and the step citing it."""
+def _land(table: RuleTable, face: int, entered: bool, seed: int | None = None) -> tuple[_Landed, Step]:
+    """The row covering ``face`` (``mastery/combat/tables/trauma``) and the roll step citing it."""
     row = table.row_for(face)
     span = f"{row.low}" if row.low == row.high else f"{row.low}–{row.high}"
     text = row.cells[1]
     kind, part = _loss(text)
     landed = _Landed(face, row, span, text, row.cells[2] if len(row.cells) > 2 else "",
                      row.cells[3] if len(row.cells) > 3 else "", kind, part, text.startswith("Close Call"))
-    return landed, Step.of(StepKind.ROLL, "d100 " + ("entered" if entered else "rolled"), face,
-                           detail=f"row {span}: {text}",
-                           cites=[Citation(row.unit_id, f"row {span} of {table.id}")])
+    how = "d100 entered" if entered else "d100 rolled" + (f" (seed {seed})" if seed is not None else "")
+    return landed, Step.of(StepKind.ROLL, how, face, detail=f"row {span}",
+                           cites=[Citation(ids.TRAUMA_ROLL, "roll 1d100 for each Trauma"),
+                                  Citation(row.unit_id, f"row {span} of {table.id}")])
 
 
 def _finger_roll(landed: _Landed, face: int | None, dice: Dice, rulings) -> tuple[int, str, Step]:
@@ -330,12 +337,13 @@ def roll_trauma(*, roll: int | None = None, finger: int | None = None, dice: Dic
     if finger is not None:
         finger_name(finger, rulings)
     dice = dice or Dice(seed=seed)
-    children: list[Step] = [Step.of(StepKind.RULE, "Roll 1d100 for each Trauma", cites=[ids.TRAUMA_ROLL])]
+    seed = None if roll is not None or dice.is_scripted("trauma") else dice.seed
+    children: list[Step] = []
     rolls: list[int] = []
     while True:
         first = not rolls
         landed, step = _land(table, roll if (roll is not None and first) else dice.d100("trauma"),
-                             roll is not None and first)
+                             roll is not None and first, seed if first else None)
         rolls.append(landed.face)
         children.append(step)
         part, finger_face, finger_lost = landed.part, None, None
@@ -358,13 +366,13 @@ def roll_trauma(*, roll: int | None = None, finger: int | None = None, dice: Dic
                                               landed.row.unit_id, landed.close_call, already)
         children.extend(effect_steps)
         effect = eff if not (already or landed.close_call) else effect
-    label = "Close Call! No Trauma" if landed.close_call else landed.text.split(". ")[0].rstrip(".")
-    label += f" ({finger_lost})" if finger_lost else ""
-    trace = Step.of(StepKind.RESULT, f"Trauma: {label}", f"d100 = {landed.face}",
+    found = see_also(table, landed.row)
+    label = headline(table, landed.row, landed.face) + (f" ({finger_lost})" if finger_lost else "")
+    trace = Step.of(StepKind.RESULT, label,
                     detail=f"{landed.tier}; mundane recovery: {landed.recovery}" if landed.tier else "",
-                    cites=[Citation(landed.row.unit_id, f"row {landed.span}")], children=children)
+                    children=children + ([see_also_step(found)] if found else []))
     return Trauma(landed.face, landed.span, landed.text, landed.tier, landed.recovery, landed.row.unit_id,
-                  landed.close_call, finger_face, finger_lost, effect, new_sheet, tuple(rolls), trace)
+                  landed.close_call, finger_face, finger_lost, effect, new_sheet, tuple(rolls), trace, seed, found)
 
 
 def _apply(table, sheet: TraumaSheet, face: int, text: str, kind: str, part: str | None, unit_id: str,
