@@ -66,7 +66,9 @@ def test_type_ahead_completes_the_last_word():
 def test_no_match_gives_the_hint_and_did_you_mean_buttons():
     panel = SearchPanel("qqxzv")
     assert not shown_hits(panel) and panel.results.hint
-    assert esc(panel.results.hint) in panel.status.value and "rl-error" not in panel.output.value
+    # the panel's own words (its Contents, Tables and Glossary tabs), not the command line's
+    assert esc(panel.results.plain_hint) in panel.status.value and "rl-error" not in panel.output.value
+    assert "ruleslawyer tables" not in panel.status.value
     assert shown(panel.suggestion_buttons) == list(panel.results.suggestions)
 
 

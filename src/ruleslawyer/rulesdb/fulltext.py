@@ -170,16 +170,20 @@ class SearchResults(_Record):
     Attributes:
         query: the query as given.
         hits: the hits, best first.
-        hint: a sentence for the user when there are no hits (or the query was empty).
+        hint: a sentence for the user when there are no hits (or the query was empty), in the command
+            line's words (it may name ``ruleslawyer`` commands to browse with).
         fts_query: the FTS5 expression that was run.
         suggestions: "did you mean" words from the rules' unstemmed vocabulary.
         expansions: every synonym or spelling correction applied to the query
             (``synonym: attack of opportunity → reprisal attack``).
+        plain_hint: the same sentence as ``hint`` without advice tied to one front end (no command,
+            no tab, no example words of one ruleset): what a panel or another program shows,
+            adding its own way to browse. ``""`` when ``hint`` is.
     """
 
-    __slots__ = ("query", "hits", "hint", "fts_query", "suggestions", "expansions")
+    __slots__ = ("query", "hits", "hint", "fts_query", "suggestions", "expansions", "plain_hint")
     __match_args__ = __slots__
-    _defaults = {"hits": (), "hint": "", "fts_query": "", "suggestions": (), "expansions": ()}
+    _defaults = {"hits": (), "hint": "", "fts_query": "", "suggestions": (), "expansions": (), "plain_hint": ""}
 
     def __iter__(self):
         return iter(self.hits)
@@ -196,7 +200,7 @@ class SearchResults(_Record):
     def to_dict(self) -> dict:
         return {"query": self.query, "hint": self.hint, "fts_query": self.fts_query,
                 "suggestions": list(self.suggestions), "expansions": list(self.expansions),
-                "hits": [h.to_dict() for h in self.hits]}
+                "plain_hint": self.plain_hint, "hits": [h.to_dict() for h in self.hits]}
 
     def to_dataframe(self):
         """The hits as a pandas DataFrame (columns: id, ruleset, breadcrumb, text, score, ...)."""
@@ -665,10 +669,12 @@ def search(query: str, ruleset: str | None = SESSION, limit: int = 10, *,
                                        f"{type(query).__name__} {query!r:.80}")
     compiled = _compiled(query, ruleset, conn, data)
     if not compiled.groups:
+        plain = ("Type a word or a phrase to search the rules." if not query.strip() else
+                 "Nothing searchable in that query; type a word or a phrase.")
         hint = ("Type a word or a phrase to search the rules, e.g. parry, \"fighting on\" or trauma."
                 if not query.strip() else
                 "Nothing searchable in that query; type a word or a phrase, e.g. parry or \"fighting on\".")
-        return SearchResults(query=query, hint=hint)
+        return SearchResults(query=query, hint=hint, plain_hint=plain)
     units = _run(conn, compiled, ruleset, data)
     expr = _fts(compiled.groups)
     ranked = _rank(units, compiled, ruleset, limit)
@@ -676,22 +682,29 @@ def search(query: str, ruleset: str | None = SESSION, limit: int = 10, *,
         hits = _hits(conn, data, ranked, units, compiled)
         return SearchResults(query=query, hits=tuple(hits), fts_query=expr, expansions=compiled.notes)
     suggestions = tuple(suggest(query, db=db, rules=rules))
-    return SearchResults(query=query, hint=_no_match_hint(query, ruleset, suggestions, db, rules),
+    plain, hint = _no_match_hint(query, ruleset, suggestions, db, rules)
+    return SearchResults(query=query, hint=hint, plain_hint=plain,
                          fts_query=expr, suggestions=suggestions, expansions=compiled.notes)
 
 
-def _no_match_hint(query: str, ruleset: str | None, suggestions: tuple[str, ...], db, rules=None) -> str:
-    """What to try when nothing matches: did-you-mean words, other rulesets' matches, or where to browse."""
+def _no_match_hint(query: str, ruleset: str | None, suggestions: tuple[str, ...], db,
+                   rules=None) -> tuple[str, str]:
+    """What to try when nothing matches, ``(plain hint, the command line's hint)``: did-you-mean
+    words, other rulesets' matches, or a broader word (the command line's then names its commands
+    to browse with)."""
     hint = f"No rules match {query.strip()[:80]!r}"
     if ruleset is not None:
         others = sorted({h.ruleset for h in search(query, None, 50, db=db, rules=rules)})
         if others:
-            return (f"{hint} in {ruleset}; it matches in {', '.join(others)} "
+            both = (f"{hint} in {ruleset}; it matches in {', '.join(others)} "
                     "(search without the ruleset filter to see them).")
+            return both, both
         hint += f" in {ruleset}"
     if suggestions:
-        return f"{hint}. Did you mean: {', '.join(suggestions)}?"
-    return (f"{hint}. Try a broader or different word (the book's own term, e.g. parry, trauma, phase), "
+        both = f"{hint}. Did you mean: {', '.join(suggestions)}?"
+        return both, both
+    return (f"{hint}. Try a broader or different word (the book's own term).",
+            f"{hint}. Try a broader or different word (the book's own term, e.g. parry, trauma, phase), "
             "or browse with `ruleslawyer tables` and `ruleslawyer define TERM`.")
 
 

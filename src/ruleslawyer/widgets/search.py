@@ -3,7 +3,9 @@ shows the rule in context with its citation."""
 
 from __future__ import annotations
 
+import difflib
 import re
+import unicodedata
 
 import ipywidgets as widgets
 
@@ -12,7 +14,8 @@ from ruleslawyer.errors import RulesInputError
 from .base import PanelArgs, PanelFrame, esc, ruleset_options
 from .cite import context_html
 
-__all__ = ["SearchPanel", "MAX_HITS", "MAX_SUGGESTIONS", "MAX_EXAMPLES", "MAX_XREFS"]
+__all__ = ["SearchPanel", "MAX_HITS", "MAX_SUGGESTIONS", "MAX_EXAMPLES", "MAX_XREFS", "word_spans",
+           "replace_word", "chip_queries", "BROWSE_ADVICE"]
 
 MAX_HITS = 10
 MAX_SUGGESTIONS = 6
@@ -20,7 +23,70 @@ MAX_SUGGESTIONS = 6
 MAX_EXAMPLES = 4
 #: Cross-reference buttons under a shown rule (:func:`ruleslawyer.rulesdb.xrefs.references`).
 MAX_XREFS = 8
-_LAST_WORD = re.compile(r"[\w'*-]*$", re.UNICODE)
+#: What the panel suggests when nothing matches (the command line names its own commands instead).
+BROWSE_ADVICE = ("Or browse: open Contents (above) for the chapters and sections, the Tables tab for the "
+                 "tables, the Glossary tab for a term's definition.")
+_WORD_RUN = re.compile(r"[^\s'\-\u2013]+(?:['\-\u2013][^\s'\-\u2013]+)*")
+
+
+def _is_word_char(c: str) -> bool:
+    return c.isalnum() or unicodedata.category(c)[0] == "M" or unicodedata.category(c) == "Co"
+
+
+def _fold(word: str) -> str:
+    """Lowercase, Latin accents removed (as the index folds words: ``Défense`` is ``defense``)."""
+    from ruleslawyer.rulesdb.words import fold, normalize
+
+    return fold(normalize(word))
+
+
+def word_spans(query: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` offsets of the words of ``query`` as the index cuts them: runs of letters,
+    digits and marks (an accent, decomposed or not, stays in its word), maybe joined by ``'`` or ``-``
+    (``knock-back``); punctuation, ``*`` and spaces are not part of a word."""
+    cleaned = "".join(c if c in "'-\u2013" or _is_word_char(c) else " " for c in query)
+    return [m.span() for m in _WORD_RUN.finditer(cleaned)]
+
+
+def replace_word(query: str, word: str, at: int = -1) -> str:
+    """``query`` with its word number ``at`` (default the last; see :func:`word_spans`) replaced by
+    ``word``, everything around it (punctuation, ``*``, spaces, the other words) kept:
+    ``replace_word("can I parr?", "parry") == "can I parry?"``. A query with no word (or ``at`` past
+    its words) gets ``word`` appended, after a space when it does not end in one."""
+    spans = word_spans(query)
+    try:
+        start, end = spans[at]
+    except IndexError:
+        return query + ("" if not query or query[-1:].isspace() else " ") + word
+    return query[:start] + word + query[end:]
+
+
+def _closest(query: str, word: str) -> int:
+    """The index of the query's word most like ``word`` (folded; ties: the later word)."""
+    target = _fold(word)
+    scores = [difflib.SequenceMatcher(None, _fold(query[a:b]), target).ratio() for a, b in word_spans(query)]
+    return max(range(len(scores)), key=lambda i: (scores[i], i)) if scores else -1
+
+
+def chip_queries(query: str, words, *, kind: str) -> list[tuple[str, str]]:
+    """The suggestion chips for ``query``: ``[(word, new query), ...]``.
+
+    ``kind="complete"``: each word completes the query's last word, and replaces it; ``"correct"``:
+    each word corrects the query word most like it (:func:`difflib.SequenceMatcher`), and replaces that
+    one. A word the query already holds in full (accents and case aside) gets no chip, nor does a word
+    whose new query is the query itself.
+    """
+    if kind not in ("complete", "correct"):
+        raise RulesInputError("kind", f"must be 'complete' or 'correct', got {kind!r}")
+    held = {_fold(query[a:b]) for a, b in word_spans(query)}
+    out: list[tuple[str, str]] = []
+    for w in words:
+        if _fold(w) in held:
+            continue
+        new = replace_word(query, w, -1 if kind == "complete" else _closest(query, w))
+        if new != query and all(new != q for _w, q in out):
+            out.append((w, new))
+    return out
 
 
 class SearchPanel:
@@ -59,7 +125,7 @@ class SearchPanel:
                                   layout=widgets.Layout(width="420px"))
         self.query.add_class("rl-query")
         options = args.safely(lambda: ruleset_options(self.rules), [("All rulesets", "")])
-        self.ruleset = widgets.Dropdown(options=options, value=self._ruleset_arg(args, ruleset, options),
+        self.ruleset = widgets.Dropdown(options=options, value=args.ruleset(ruleset, [rid for _t, rid in options]),
                                         description="Ruleset", layout=widgets.Layout(width="260px"))
         self.contents_toggle = widgets.ToggleButton(value=False, description="Contents", icon="list",
                                                     tooltip="The chosen ruleset's chapters and sections: click "
@@ -67,6 +133,8 @@ class SearchPanel:
         self.contents_toggle.add_class("rl-contents-toggle")
         self.suggestion_buttons = [widgets.Button(layout=widgets.Layout(display="none", width="auto"))
                                    for _ in range(MAX_SUGGESTIONS)]
+        self.suggestion_label = widgets.HTML("", layout=widgets.Layout(display="none"))
+        self.suggestion_label.add_class("rl-suggestion-label")
         self._suggestion_queries: list[str] = [""] * MAX_SUGGESTIONS
         for i, b in enumerate(self.suggestion_buttons):
             b.add_class("rl-suggestion")
@@ -83,9 +151,10 @@ class SearchPanel:
             box = widgets.VBox([b, s], layout=widgets.Layout(display="none"))
             box.add_class("rl-hit")
             self._hit_boxes.append(box)
-        hits = widgets.VBox(self._hit_boxes)
+        self._hits_box = hits = widgets.VBox(self._hit_boxes)
         hits.add_class("rl-hits")
-        self.contents = widgets.VBox([], layout=widgets.Layout(display="none", max_height="420px", overflow="auto"))
+        # while open, the contents take the hits' place, as tall as the window allows, scrolling
+        self.contents = widgets.VBox([], layout=widgets.Layout(display="none", max_height="70vh", overflow="auto"))
         self.contents.add_class("rl-contents")
         self.toc_buttons: list[widgets.Button] = []
         self.xref_buttons = self._buttons(MAX_XREFS, "rl-xref", self._take_xref)
@@ -93,7 +162,8 @@ class SearchPanel:
                                       layout=widgets.Layout(flex_flow="row wrap", display="none"))
         self._xref_box.add_class("rl-xrefs")
         self.frame = PanelFrame("Search the rules", [[self.query, self.ruleset, self.contents_toggle],
-                                                     widgets.HBox(self.suggestion_buttons), self._examples_box],
+                                                     widgets.HBox([self.suggestion_label, *self.suggestion_buttons]),
+                                                     self._examples_box],
                                 css_class="rl-search-panel", beside=widgets.VBox([self.contents, hits]),
                                 rules=self.rules)
         self._put_xrefs_under_output()
@@ -111,19 +181,6 @@ class SearchPanel:
         self.contents_toggle.observe(lambda _c: self.frame.guard(self._sync_contents), names="value")
         if not args.report(self.frame):  # a bad argument: its message, not a search of something else
             self.run()
-
-    @staticmethod
-    def _ruleset_arg(args, ruleset, options) -> str:
-        """The ruleset argument as an option of the dropdown (``""`` or None: every ruleset; matched as
-        :func:`ruleslawyer.rulesdb.session.match_ruleset` does), else the error and every ruleset."""
-        from ruleslawyer.rulesdb.session import match_ruleset
-
-        ids = [rid for _title, rid in options if rid]
-        try:
-            return match_ruleset(ruleset, ids) or ""
-        except RulesInputError as exc:
-            args.fail(exc)
-            return ""
 
     # ------------------------------------------------------------------ actions
 
@@ -149,11 +206,10 @@ class SearchPanel:
             n = len(results.hits)
             self.status.value = f'{n} hit{"s" if n != 1 else ""} for <b>{esc(q.strip()[:80])}</b>, best first'
             words = complete(q, rules=self.rules) if q and not q[-1:].isspace() else []
-            head = q[: len(q) - len(_LAST_WORD.search(q).group(0))]
-            self._set_suggestions([(w, head + w) for w in words if w != _LAST_WORD.search(q).group(0).lower()])
+            self._set_suggestions(chip_queries(q, words, kind="complete"), "Complete:")
         else:
-            self.status.value = f'<span class="rl-hint">{esc(results.hint)}</span>'
-            self._set_suggestions([(w, w) for w in results.suggestions])
+            self.status.value = f'<span class="rl-hint">{esc(self._hint(results))}</span>'
+            self._set_suggestions(chip_queries(q, results.suggestions, kind="correct"), "Did you mean:")
             self.output.value = ""
 
     def show(self, rule_id: str) -> None:
@@ -205,6 +261,11 @@ class SearchPanel:
         from ruleslawyer.rulesdb.lookup import set_session_ruleset
 
         self.frame.guard(lambda: set_session_ruleset(self.ruleset.value or None, rules=self.rules))
+        chosen = self.ruleset.value
+        if self.shown is not None and chosen and self.shown.split("/", 1)[0] != chosen:
+            self.frame.show("", summary="")  # another ruleset's rule: not left on show
+            self.shown = None
+            self._set_xrefs(())
         self._set_examples()
         self.frame.guard(self._sync_contents)
         self.run()
@@ -213,6 +274,7 @@ class SearchPanel:
         """Show the table of contents of the chosen ruleset while ``Contents`` is on (built when first opened)."""
         on = self.contents_toggle.value
         self.contents.layout.display = None if on else "none"
+        self._hits_box.layout.display = "none" if on else None
         chosen = self.ruleset.value or None
         if not on or self._toc_for == (chosen or ""):
             return
@@ -221,7 +283,7 @@ class SearchPanel:
         entries = toc(chosen, rules=self.rules)
         self._toc_ids = [e.id for e in entries]
         while len(self.toc_buttons) < len(entries):
-            b = widgets.Button(layout=widgets.Layout(width="auto", flex="0 0 auto"))  # never squeezed
+            b = widgets.Button(layout=widgets.Layout(width="auto", flex="0 0 auto", height="auto"))  # never squeezed
             b.add_class("rl-toc-entry")
             b.on_click(lambda _b, i=len(self.toc_buttons): self._take_toc(i))
             self.toc_buttons.append(b)
@@ -287,14 +349,34 @@ class SearchPanel:
             else:
                 box.layout.display = "none"
 
-    def _set_suggestions(self, pairs: list[tuple[str, str]]) -> None:
+    def _set_suggestions(self, pairs: list[tuple[str, str]], label: str = "Did you mean:") -> None:
+        """Show one chip per ``(word, new query)`` after ``label`` (``Complete:`` or ``Did you mean:``);
+        each chip's tooltip is the query it searches."""
         pairs = pairs[:MAX_SUGGESTIONS]
         for i, b in enumerate(self.suggestion_buttons):
             if i < len(pairs):
                 b.description, self._suggestion_queries[i] = pairs[i]
+                b.tooltip = f"{label} {pairs[i][0]} (search: {pairs[i][1][:120]})"
                 b.layout.display = None
             else:
                 b.layout.display = "none"
+        self.suggestion_label.value = f'<span class="rl-hint">{esc(label)}</span>' if pairs else ""
+        self.suggestion_label.layout.display = None if pairs else "none"
+
+    def _hint(self, results) -> str:
+        """What to do when there are no hits, in the panel's terms: for an empty box, the chosen
+        ruleset's example questions; else the search's own hint (context-free) and where to browse
+        in the panel (Contents, the Tables and Glossary tabs)."""
+        if not results.query.strip():
+            from ruleslawyer.rulesdb.lookup import example_questions
+
+            found = example_questions(self.ruleset.value or None, 2)
+            eg = " or ".join(f"\u201c{q}\u201d" for q in found)
+            return "Type a word or a phrase to search the rules" + (f", e.g. {eg}; or click a question below."
+                                                                   if eg else ".")
+        if results.suggestions:
+            return results.plain_hint
+        return f"{results.plain_hint} {BROWSE_ADVICE}"
 
     def _take_suggestion(self, i: int) -> None:
         self.query.value = self._suggestion_queries[i]
