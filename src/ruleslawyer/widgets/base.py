@@ -729,6 +729,50 @@ class PanelArgs:
         self.fail(RulesInputError(field, f"must be text (a string), got {type(value).__name__} {value!r:.80}"))
         return default
 
+    def script(self, value: Any, field: str = "script") -> str:
+        """``value`` if it is scripted dice :func:`parse_script` reads (None or ``""``: no script), else
+        ``""`` and the error (the dice then roll from the seed, but the panel shows the error, not them)."""
+        text = self.text(field, value)
+        try:
+            parse_script(text)
+        except RulesInputError as exc:
+            self.fail(RulesInputError(field, exc.message))
+            return ""
+        return text
+
+    def ruleset(self, value: Any, ids: Iterable[str], field: str = "ruleset") -> str:
+        """``value`` as one of the ruleset ``ids`` (``""`` or None: every ruleset; matched as
+        :func:`ruleslawyer.rulesdb.session.match_ruleset` does: case and spacing ignored), else ``""``
+        and the error naming the rulesets."""
+        from ruleslawyer.rulesdb.session import match_ruleset
+
+        try:
+            return match_ruleset(value, [i for i in ids if i], field=field) or ""
+        except RulesInputError as exc:
+            self.fail(exc)
+            return ""
+
+    def items(self, field: str, value: Any, read: Callable[[Any, str], Any]) -> list:
+        """Each item of the list ``value`` read by ``read(item, "field[i]")`` (which raises a
+        ``ValueError`` or ``TypeError`` naming what is wrong); None: ``[]``. Anything else, or any
+        item ``read`` refuses: ``[]`` and the error (no item kept, so nothing runs on part of it)."""
+        if value is None:
+            return []
+        if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, (list, tuple)):
+            self.fail(RulesInputError(field, f"must be a list, got {type(value).__name__} {value!r:.80}"))
+            return []
+        out = []
+        for i, item in enumerate(value):
+            try:
+                out.append(read(item, f"{field}[{i}]"))
+            except RulesInputError as exc:
+                self.fail(exc)
+                return []
+            except (TypeError, ValueError, KeyError, AttributeError) as exc:
+                self.fail(RulesInputError(f"{field}[{i}]", str(exc) or type(exc).__name__))
+                return []
+        return out
+
     def report(self, frame: "PanelFrame") -> bool:
         """Show the recorded error in ``frame`` (True), or do nothing (False: the panel may run)."""
         if self.error is None:

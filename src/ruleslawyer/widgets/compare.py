@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ruleslawyer.rulesdb.handle import resolve_rules
-
-from .base import PanelFrame, cite_html, esc
+from .base import PanelArgs, PanelFrame, cite_html, esc
 
 __all__ = ["ComparePanel", "comparison_html"]
 
@@ -34,6 +32,10 @@ class ComparePanel:
         concept: initial concept id (default: the first).
         rules: the rules handle whose rules are quoted (None: the default database).
 
+    A bad argument (an unknown concept id, a ``rules`` path that is not a rules database) never
+    raises and is never replaced silently: the panel shows its message (``frame.error``,
+    :class:`~ruleslawyer.widgets.base.PanelArgs`) in place of a first result.
+
     Attributes:
         result: the last :class:`~ruleslawyer.rulesdb.concordance.Comparison` (None if none).
     """
@@ -41,10 +43,13 @@ class ComparePanel:
     def __init__(self, concept: str = "", *, rules=None) -> None:
         from ruleslawyer.rulesdb.concordance import concepts
 
-        self.rules = resolve_rules(rules)
+        args = PanelArgs(rules)
+        self.rules = args.rules
         options = [(c["title"], c["id"]) for c in concepts()]
         ids = [v for _, v in options]
-        self.concept = widgets.Dropdown(options=options, value=concept if concept in ids else (ids[0] if ids else None),
+        default = ids[0] if ids else None
+        chosen = default if concept in ("", None) else args.choice("concept", concept, ids, default)
+        self.concept = widgets.Dropdown(options=options, value=chosen,
                                         description="Concept", layout=widgets.Layout(width="420px"))
         self.concept.add_class("rl-concept")
         self.frame = PanelFrame("Compare the rulesets", [[self.concept]], css_class="rl-compare-panel",
@@ -52,7 +57,8 @@ class ComparePanel:
         self.output, self.widget = self.frame.output, self.frame.widget
         self.result = None
         self.concept.observe(lambda _c: self.run(), names="value")
-        self.run()
+        if not args.report(self.frame):  # a bad argument: its message, not another concept
+            self.run()
 
     def run(self) -> None:
         """Compare the chosen concept across every ruleset that has a cell for it."""

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ruleslawyer.rulesdb.handle import resolve_rules
-
-from .base import PanelFrame, cite_html, esc, ruleset_options
+from .base import PanelArgs, PanelFrame, cite_html, esc, ruleset_options
 
 __all__ = ["GlossaryPanel"]
 
@@ -25,6 +23,10 @@ class GlossaryPanel:
         ruleset: initial ruleset filter.
         rules: the rules handle (None: the default database).
 
+    A bad argument (a term that is not a string, an unknown ruleset, a ``rules`` path that is not a rules database) never
+    raises and is never replaced silently: the panel shows its message (``frame.error``,
+    :class:`~ruleslawyer.widgets.base.PanelArgs`) in place of a first result.
+
     Attributes:
         result: the last :class:`~ruleslawyer.rulesdb.glossary.Definitions` (None if none).
     """
@@ -32,14 +34,16 @@ class GlossaryPanel:
     def __init__(self, term: str = "Engaged", ruleset: str = "", *, rules=None) -> None:
         from ruleslawyer.rulesdb.glossary import glossary
 
-        self.rules = resolve_rules(rules)
-        terms = sorted({d.term for d in glossary(rules=self.rules)}, key=str.lower)
+        args = PanelArgs(rules)
+        self.rules = args.rules
+        term = args.text("term", term)
+        terms = args.safely(lambda: sorted({d.term for d in glossary(rules=self.rules)}, key=str.lower), [])
         self.term = widgets.Combobox(value=term, options=terms, placeholder="Engaged, AP, CMB, flanking …",
                                      description="Term", ensure_option=False, continuous_update=False,
                                      layout=widgets.Layout(width="320px"))
         self.term.add_class("rl-term")
-        options = ruleset_options(self.rules)
-        self.ruleset = widgets.Dropdown(options=options, value=ruleset if ruleset in [v for _, v in options] else "",
+        options = args.safely(lambda: ruleset_options(self.rules), [("All rulesets", "")])
+        self.ruleset = widgets.Dropdown(options=options, value=args.ruleset(ruleset, [v for _, v in options]),
                                         description="Ruleset", layout=widgets.Layout(width="240px"))
         self.button = widgets.Button(description="Define", button_style="primary")
         self.button.add_class("rl-run")
@@ -50,7 +54,8 @@ class GlossaryPanel:
         self.button.on_click(lambda _b: self.run())
         self.term.observe(lambda _c: self.run(), names="value")
         self.ruleset.observe(lambda _c: self.run(), names="value")
-        self.run()
+        if not args.report(self.frame):  # a bad argument: its message, not another ruleset's definitions
+            self.run()
 
     def run(self) -> None:
         """Define the term in the box (within the chosen ruleset)."""

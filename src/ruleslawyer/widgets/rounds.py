@@ -13,9 +13,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ruleslawyer.rulesdb.handle import Rules, RulesLike, resolve_rules
+from ruleslawyer.rulesdb.handle import Rules, RulesLike
 
-from .base import DiceControls, PanelFrame, cite_html, esc, int_box
+from .base import DiceControls, PanelArgs, PanelFrame, cite_html, esc, int_box
 
 __all__ = ["MasteryRoundPanel", "DarkmasterRoundPanel"]
 
@@ -55,6 +55,10 @@ class MasteryRoundPanel:
     Round controls: ``round_number``, ``startle_dc`` / ``ambush_dc`` (0: not set), ``dice`` (seed, or script ``side: 4`` for the 1d6 side roll and
     ``startle_agility`` / ``startle_perception``). ``button`` runs the sequence. ``rules``: the rules database
     (a :class:`~ruleslawyer.rulesdb.handle.Rules` handle or a path; default database) the engine reads.
+    A bad argument (``combatants`` not a list of ``RoundCombatant`` with distinct names, a bad seed or
+    script, a ``rules`` path that is not a rules database) never raises and is never replaced
+    silently: the panel shows its message (``frame.error``,
+    :class:`~ruleslawyer.widgets.base.PanelArgs`) and an empty roster.
 
     Attributes:
         combatants: the :class:`~ruleslawyer.rulesets.mastery.RoundCombatant` list.
@@ -65,7 +69,10 @@ class MasteryRoundPanel:
                  rules: RulesLike = None) -> None:
         from ruleslawyer.rulesets.mastery import Phase, Side
 
-        self.rules = resolve_rules(rules)
+        args = PanelArgs(rules)
+        self.rules = args.rules
+        seed, script = args.seed(seed), args.script(script)
+        combatants = args.items("combatants", combatants, _mastery_combatant(set()))
         self.name = widgets.Text("", placeholder="name", description="Combatant", layout=widgets.Layout(width="230px"))
         self.side = widgets.Dropdown(options=[s.value for s in Side], value="pcs", description="Side",
                                      layout=widgets.Layout(width="170px"))
@@ -108,6 +115,7 @@ class MasteryRoundPanel:
         self.result = None
         self.button.on_click(lambda _b: self.dice.roll())  # a fresh seed for the side roll (shown; Replay repeats)
         self._show_roster()
+        args.report(self.frame)  # a bad argument: its message, not a round of part of the roster
 
     def add(self) -> None:
         """Add the combatant described by the controls to the roster."""
@@ -222,7 +230,11 @@ class DarkmasterRoundPanel:
     action (creating the combatant the first time the name is used). ``button`` orders the round.
     Declarations the rules refuse are listed with the rule that refuses them (``strict=False``).
     ``rules``: the rules database (a :class:`~ruleslawyer.rulesdb.handle.Rules` handle or a path; default
-    database) the engine and the length list read.
+    database) the engine and the length list read. A bad argument (a roster that is not a list of
+    the engine's combatant objects, :meth:`ruleslawyer.rulesets.darkmaster.Combatant.from_dict`; a
+    ``rules`` path that is not a rules database) never raises and is never replaced silently: the
+    panel shows its message (``frame.error``, :class:`~ruleslawyer.widgets.base.PanelArgs`) and an
+    empty roster.
 
     Attributes:
         roster: ``[{"name", "cmb", "side", "caster_level", "parry", "actions": [...]}]`` (the engine's JSON
@@ -233,7 +245,9 @@ class DarkmasterRoundPanel:
     def __init__(self, roster: list[dict] | None = None, *, rules: RulesLike = None) -> None:
         from ruleslawyer.rulesets.darkmaster import ActionKind, ActionType, Side
 
-        self.rules = resolve_rules(rules)
+        args = PanelArgs(rules)
+        self.rules = args.rules
+        roster = args.items("roster", roster, _darkmaster_entry)
         self.name = widgets.Text("", placeholder="name", description="Combatant", layout=widgets.Layout(width="230px"))
         self.cmb = int_box("CMB", 0, "120px")
         self.side = widgets.Dropdown(options=[s.value for s in Side], value="player", description="Side",
@@ -246,7 +260,8 @@ class DarkmasterRoundPanel:
                                      layout=widgets.Layout(width="150px"))
         self.kind = widgets.Dropdown(options=[k.value for k in ActionKind], value="melee", description="Kind",
                                      layout=widgets.Layout(width="160px"))
-        self.length = widgets.Dropdown(options=[("—", "")] + [(n, n) for n in _lengths(self.rules)], value="",
+        lengths = args.safely(lambda: _lengths(self.rules), [])
+        self.length = widgets.Dropdown(options=[("—", "")] + [(n, n) for n in lengths], value="",
                                        description="Weapon length", layout=widgets.Layout(width="230px"), style=_W)
         self.positional = widgets.Checkbox(False, description="Positional Bonus", indent=False,
                                            layout=widgets.Layout(width="140px"))
@@ -268,11 +283,12 @@ class DarkmasterRoundPanel:
             on_rulings_change=self.run, css_class="rl-darkmaster-round-panel", rules=self.rules)
         self.output = self.frame.output
         self.widget = self.frame.widget
-        self.roster: list[dict] = [dict(c, actions=list(c.get("actions", []))) for c in (roster or [])]
+        self.roster: list[dict] = roster
         self._added: list[str] = []  # combatant name per added action, to undo
         self.result = None
         self.button.on_click(lambda _b: self.run())
         self._show_roster()
+        args.report(self.frame)  # a bad argument: its message, not a round of part of the roster
 
     def add(self) -> None:
         """Declare the action in the controls for the named combatant (added on first use)."""
@@ -376,6 +392,36 @@ def _action_note(a: dict[str, Any]) -> str:
              "Positional Bonus" if a.get("positional_bonus") else None, "Dashing" if a.get("dashing") else None,
              "Instant" if a.get("instant") else None]
     return ", ".join(p for p in parts if p)
+
+
+def _mastery_combatant(names: set):
+    """A reader of one ``combatants`` item for :meth:`PanelArgs.items`: a ``RoundCombatant`` whose
+    name no earlier item has."""
+    def read(item, field: str):
+        from ruleslawyer.errors import RulesInputError
+        from ruleslawyer.rulesets.mastery import RoundCombatant
+
+        if not isinstance(item, RoundCombatant):
+            raise RulesInputError(field, f"must be a RoundCombatant (ruleslawyer.rulesets.mastery), got "
+                                         f"{type(item).__name__} {item!r:.80}")
+        if item.name in names:
+            raise RulesInputError(field, f"{item.name!r} is already in the round; names must be unique")
+        names.add(item.name)
+        return item
+    return read
+
+
+def _darkmaster_entry(item, field: str) -> dict:
+    """One ``roster`` item as the panel keeps it (a copy, its actions a list), read by
+    ``Combatant.from_dict`` first so a bad one is named (``roster[0].cmb: ...``)."""
+    from ruleslawyer.errors import RulesInputError
+    from ruleslawyer.rulesets.darkmaster import Combatant
+
+    if not isinstance(item, dict):
+        raise RulesInputError(field, f"must be an object (a dict) with name, cmb, side and actions, got "
+                                     f"{type(item).__name__} {item!r:.80}")
+    Combatant.from_dict(item, field)
+    return dict(item, actions=list(item.get("actions", [])))
 
 
 def _lengths(rules: Rules) -> list[str]:

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ruleslawyer.rulesdb.handle import resolve_rules
-
-from .base import PanelFrame, cite_html, esc
+from .base import PanelArgs, PanelFrame, cite_html, esc
 
 __all__ = ["RulingsPanel", "ruling_html", "matches"]
 
@@ -47,6 +45,10 @@ class RulingsPanel:
         ruleset: initial ruleset filter.
         rules: the rules handle whose rules the citations quote (None: the default database).
 
+    A bad argument (a query that is not a string, an unknown ruleset, a ``rules`` path that is not a rules database) never
+    raises and is never replaced silently: the panel shows its message (``frame.error``,
+    :class:`~ruleslawyer.widgets.base.PanelArgs`) in place of a first result.
+
     Attributes:
         shown: the :class:`~ruleslawyer.trace.Ruling` objects listed by the last run.
     """
@@ -54,14 +56,17 @@ class RulingsPanel:
     def __init__(self, query: str = "", ruleset: str = "", *, rules=None) -> None:
         from ruleslawyer.registry import all_rulings
 
-        self.rules = resolve_rules(rules)
+        args = PanelArgs(rules)
+        self.rules = args.rules
+        query = args.text("query", query)
         self._all = all_rulings()
         ids = sorted({r.ruleset for r in self._all})
+        ruleset = args.ruleset(ruleset, ids)
         self.query = widgets.Text(value=query, placeholder="damage, trauma, parry …", description="Filter",
                                   continuous_update=True, layout=widgets.Layout(width="320px"))
         self.query.add_class("rl-query")
         self.ruleset = widgets.Dropdown(options=[("All rulesets", "")] + [(i, i) for i in ids],
-                                        value=ruleset if ruleset in ids else "", description="Ruleset",
+                                        value=ruleset, description="Ruleset",
                                         layout=widgets.Layout(width="240px"))
         self.frame = PanelFrame("Rulings: the kit's answers where the rules are silent", [[self.query, self.ruleset]],
                                 css_class="rl-rulings-panel", rules=self.rules)
@@ -69,7 +74,8 @@ class RulingsPanel:
         self.shown: list = []
         self.query.observe(lambda _c: self.run(), names="value")
         self.ruleset.observe(lambda _c: self.run(), names="value")
-        self.run()
+        if not args.report(self.frame):  # a bad argument: its message, not every ruleset's rulings
+            self.run()
 
     def run(self) -> None:
         """List every ruling matching the filter words and the ruleset."""
