@@ -80,17 +80,20 @@ TITLE = ("ruleslawyer: rules lookup, tables and cited exchanges for Mastery, Myt
          "Darkmaster")
 
 
-def app(selected: int = 0, rules=None) -> AppBox:
+def app(selected: int = 0, rules=None, *, title: bool = False) -> AppBox:
     """The tabbed app: one tab per panel (see :func:`panel_specs`), all on the rules handle ``rules``
-    (default: the default database). Tab titles are shown in full and wrap onto more rows on a
-    narrow screen (the kit's stylesheet)."""
+    (default: the default database). Tab titles are shown in full on one row that scrolls sideways
+    when it is wider than the page (the kit's stylesheet).
+
+    ``title``: put :data:`TITLE` above the tabs; off by default, as the notebook (or page) holding
+    the app carries its own title and one is enough."""
     panels = all_panels(rules)
     tab = widgets.Tab(children=[getattr(p, "widget", p) for _, p in panels])
-    for i, (title, _) in enumerate(panels):
-        tab.set_title(i, title)
+    for i, (name, _) in enumerate(panels):
+        tab.set_title(i, name)
     tab.selected_index = selected
-    head = widgets.HTML(f'<div class="rl-title">{esc(TITLE)}</div>')
-    box = AppBox([style_widget(), head, tab])
+    head = [widgets.HTML(f'<div class="rl-title">{esc(TITLE)}</div>')] if title else []
+    box = AppBox([style_widget(), *head, tab])
     box.add_class("rl-app")
     box.panels = dict(panels)  # title -> panel, for scripting the app from a notebook
     return box

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ruleslawyer.rulesdb.handle import RulesLike, resolve_rules
+from ruleslawyer.rulesdb.handle import RulesLike
 
-from .base import DiceControls, PanelFrame, esc, int_box
+from .base import DiceControls, PanelArgs, PanelFrame, esc, int_box
 
 __all__ = ["MasteryExchangePanel"]
 
@@ -22,8 +22,8 @@ class MasteryExchangePanel:
     * attacker: ``a_name``, ``a_ap`` (0–2), ``a_kind`` (melee, thrown, bow, ...), ``a_tier``,
       ``a_weapon`` (WEA: a number or dice such as ``1d4``), ``a_mods``, ``a_damage_type``,
       ``a_perception`` (Perception tier, for the Aiming Trial of a ranged attack);
-    * defender: ``d_name``, ``d_ap``, ``d_health``, ``d_durability``, ``d_resistance`` (armour
-      resistance), ``d_endurance`` (tier), ``d_defense_tier``, ``d_shield`` (bonus; blank = no shield),
+    * defender: ``d_name``, ``d_ap``, ``d_health``, ``d_durability``, ``d_resistance`` (Armor
+      Resistance, the chapter's spelling), ``d_endurance`` (tier), ``d_defense_tier``, ``d_shield`` (bonus; blank = no shield),
       ``d_wielding``;
     * situation: ``defend``, ``range``, ``flanking``, ``elevation``, ``cover`` (extra Aiming DC),
       ``allies`` (the attacker's allies adjacent to the target), ``setting`` (trauma setting);
@@ -35,6 +35,11 @@ class MasteryExchangePanel:
     ``rules``: the rules database (a :class:`~ruleslawyer.rulesdb.handle.Rules` handle or a path; default
     database) the engine reads.
 
+    A bad argument (a seed the seed box cannot hold, a script :func:`~ruleslawyer.widgets.base.parse_script`
+    cannot read, a ``rules`` path that is not a rules database) never raises and is never replaced
+    silently: the panel shows its message (``frame.error``,
+    :class:`~ruleslawyer.widgets.base.PanelArgs`).
+
     Attributes:
         result: the last :class:`~ruleslawyer.rulesets.mastery.ExchangeResult` (None if none).
     """
@@ -42,7 +47,9 @@ class MasteryExchangePanel:
     def __init__(self, *, script: str = "", seed: int = 7, rules: RulesLike = None) -> None:
         from ruleslawyer.rulesets.mastery import AttackKind, DamageType, Elevation, Range, TraumaSetting, Wielding
 
-        self.rules = resolve_rules(rules)
+        args = PanelArgs(rules)
+        self.rules = args.rules
+        seed, script = args.seed(seed), args.script(script)
         self.a_name = widgets.Text("Aldric", description="Attacker", layout=widgets.Layout(width="220px"))
         self.a_ap = int_box("AP", 2, "90px")
         self.a_kind = widgets.Dropdown(options=[k.value for k in AttackKind], value="melee", description="Attack",
@@ -57,7 +64,7 @@ class MasteryExchangePanel:
         self.d_ap = int_box("AP", 2, "90px")
         self.d_health = int_box("Health", 6, "120px")
         self.d_durability = int_box("Durability", 3, "140px")
-        self.d_resistance = int_box("Armour resistance", 2, "190px")
+        self.d_resistance = int_box("Armor Resistance", 2, "190px")  # the chapter's spelling
         self.d_endurance = int_box("Endurance tier", 1, "160px")
         self.d_defense_tier = int_box("Defense tier", 1, "150px")
         self.d_shield = widgets.Text("", placeholder="none", description="Shield bonus",
@@ -93,6 +100,7 @@ class MasteryExchangePanel:
         self.widget = self.frame.widget
         self.result = None
         self.button.on_click(lambda _b: self.dice.roll())
+        args.report(self.frame)  # a bad argument: its message in place of a first result
 
     def load(self, *, attacker: dict | None = None, defender: dict | None = None, situation: dict | None = None,
              script: str | None = None, seed: int | None = None) -> None:
@@ -153,14 +161,12 @@ class MasteryExchangePanel:
             totals.append(f"defense {r.defense_total}")
         if r.outcome == "hit":
             totals.append(f"{r.to_durability} to durability, {r.to_health} to health")
+        # the result line says what happened; the banner only the defender's state after it (said once)
         head = (f'<div class="rl-outcome" data-outcome="{esc(r.outcome)}" data-attack="{esc(r.attack_total)}">'
-                f'<b>{esc(r.trace.label)}</b>'
-                f' ({esc("; ".join(totals))}). {esc(r.defender.name)}: health {r.defender.health}, '
-                f'{esc(r.defender.state.value)}.</div>')
+                f'{esc(r.defender.name)}: health {r.defender.health}, {esc(r.defender.state.value)}.</div>')
         summary = (f"Hit: {r.to_durability + r.to_health} damage ({'; '.join(totals[:-1] or ['no roll'])}"
-                   + (f", {r.absorbed} absorbed by armour" if r.absorbed else "")
-                   + f"): {r.to_durability} to durability, {r.to_health} to health. {r.defender.name}: health "
-                     f"{r.defender.health}, {r.defender.state.value}." if r.outcome == "hit"
+                   + (f", {r.absorbed} absorbed by armor" if r.absorbed else "")
+                   + f"): {r.to_durability} to durability, {r.to_health} to health" if r.outcome == "hit"
                    else f"{r.trace.label} ({'; '.join(totals)})")
         self.frame.show_trace(r.trace, header=head, status=self.dice.describe(), summary=summary)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from .base import DiceControls, PanelFrame, esc, explain_html, int_box, slot_dice
+from .base import DiceControls, PanelArgs, PanelFrame, esc, explain_html, int_box, slot_dice
 
 __all__ = ["MythrasExchangePanel"]
 
@@ -54,7 +54,10 @@ class MythrasExchangePanel:
     (Armor Points on every location); ``location`` (for Choose Location); ``dice``.
 
     ``rules`` is the rules database whose tables the panel and the engine read (default: the default
-    database).
+    database). A bad argument (a seed the seed box cannot hold, a script
+    :func:`~ruleslawyer.widgets.base.parse_script` cannot read, a ``rules`` path that is not a rules
+    database) never raises and is never replaced silently: the panel shows its message
+    (``frame.error``, :class:`~ruleslawyer.widgets.base.PanelArgs`).
 
     Attributes:
         result: the last :class:`~ruleslawyer.rulesets.mythras.ExchangeResult` (None if none).
@@ -62,13 +65,15 @@ class MythrasExchangePanel:
     """
 
     def __init__(self, *, script: str = "", seed: int = 7, rules=None) -> None:
-        from ruleslawyer.rulesdb.handle import resolve_rules
         from ruleslawyer.rulesets.mythras import DifficultyGrade
         from ruleslawyer.rulesets.mythras.damage import location_names, size_names
         from ruleslawyer.rulesets.mythras.exchange import Defence
 
-        self.rules = resolve_rules(rules)
-        sizes = list(size_names(self.rules))
+        args = PanelArgs(rules)
+        self.rules = args.rules
+        seed, script = args.seed(seed), args.script(script)
+        sizes = args.safely(lambda: list(size_names(self.rules)), ["Small", "Medium"])
+        locations = args.safely(lambda: list(location_names(self.rules)), ["Head"])
         grades = [g.value for g in DifficultyGrade]
         self.a_name = widgets.Text("Ana", description="Attacker", layout=widgets.Layout(width="200px"))
         self.a_skill = int_box("Combat Style %", 70, "170px")
@@ -95,7 +100,7 @@ class MythrasExchangePanel:
         self.d_ap = int_box("AP", 2, "90px")
         self.d_armour = int_box("Armor Points (all locations)", 2, "250px")
         self.d_armour.add_class("rl-armour")
-        self.location = widgets.Dropdown(options=list(location_names(self.rules)), value="Head",
+        self.location = widgets.Dropdown(options=locations, value="Head",
                                          description="Choose Location", layout=widgets.Layout(width="260px"),
                                          style=_W)
         self.location.add_class("rl-location")
@@ -127,6 +132,7 @@ class MythrasExchangePanel:
         self.apply_button.on_click(lambda _b: self.apply())
         for control, what in ((self.dice.seed, "seed"), (self.dice.script, "dice script"), (self.dice.mode, "dice mode")):
             control.observe(lambda _c, what=what: self._dice_changed(what), names="value")
+        args.report(self.frame)  # a bad argument: its message in place of a first result
 
     def load(self, *, attacker: dict | None = None, defender: dict | None = None, script: str | None = None,
              seed: int | None = None) -> None:
@@ -210,8 +216,8 @@ class MythrasExchangePanel:
         who = self.a_name.value if r.winner == "attacker" else self.d_name.value
         n = f"{r.effects_won} Special Effect{'s' if r.effects_won != 1 else ''}"
         head = (f'<div class="rl-outcome" data-stage="differential" data-winner="{esc(r.winner)}" '
-                f'data-effects-won="{r.effects_won}"><b>{esc(who)}</b> ({esc(r.winner)}) wins <b>{n}</b>: '
-                f'choose them, then apply to roll damage.</div>')
+                f'data-effects-won="{r.effects_won}">Pick {"them" if r.effects_won != 1 else "it"} in the list below '
+                f'(and the location, for Choose Location), then click Apply.</div>')
         self.frame.rulings.show(cut.ruling_uses())
         self.frame.show(head + explain_html(cut, rules=self.rules), status=self.dice.describe(),
                         summary=f"{who} ({r.winner}) wins {n} ({r.attack_level} vs {r.defence_level}): "
@@ -267,8 +273,7 @@ class MythrasExchangePanel:
         hit = (f"{r.damage} damage to the {r.location}" if r.location else "no damage")
         head = (f'<div class="rl-outcome" data-stage="done" data-winner="{esc(r.winner or "")}" '
                 f'data-damage="{r.damage}" data-location="{esc(r.location or "")}">'
-                f'<b>{esc(r.trace.label)}</b>: {esc(r.attack_level or "")} vs {esc(r.defence_level or "")}; '
-                f'winner {esc(r.winner or "none")}, Special Effects: {esc(chosen)}; {esc(hit)}.</div>')
+                f'<b>{esc(r.trace.label)}</b>: winner {esc(r.winner or "none")}.</div>')
         arithmetic = ""
         if r.location and r.damage_rolled is not None:
             past = r.damage_after_parry if r.damage_after_parry is not None else r.damage_rolled
