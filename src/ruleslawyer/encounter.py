@@ -197,8 +197,26 @@ class Encounter:
         """A new fight at round 0 from the combatants' JSON-shaped data.
 
         Raises:
-            RulesInputError: not a list, too many, a repeated name, or a bad combatant (named).
+            RulesInputError: not a list, too many, a repeated name, a bad combatant (named), or one
+                :meth:`check_new` refuses.
         """
+        fight = cls._assemble(combatants, seed=seed, rulings=rulings, rules=rules, options=options)
+        fight.check_new()
+        return fight
+
+    def check_new(self) -> None:
+        """Checks a new fight's combatants get and a saved fight's do not (a saved state may have come
+        where it is by play, e.g. a Darkmaster character woken at 0 hits): none by default.
+
+        Raises:
+            RulesInputError: naming ``combatants[i].<field>``.
+        """
+
+    @classmethod
+    def _assemble(cls, combatants: Sequence[Any], *, seed: int | None, rulings: Mapping[str, str] | None, rules,
+                  options: Mapping[str, Any] | None) -> "Encounter":
+        """The fight from the combatants' data, each read and linked (what :meth:`start` and
+        :meth:`from_dict` share)."""
         from ruleslawyer.rulesdb.handle import resolve_rules
 
         rules = resolve_rules(rules)
@@ -353,8 +371,8 @@ class Encounter:
         merged = check_rulings(saved.get("rulings"), cls.ruleset, at(field, "rulings"))
         merged.update(check_rulings(rulings, cls.ruleset))
         try:
-            fight = cls.start(state["combatants"], seed=saved.get("seed") if seed is None else seed,
-                              rulings=merged, rules=rules, options=saved.get("options"))
+            fight = cls._assemble(state["combatants"], seed=saved.get("seed") if seed is None else seed,
+                                  rulings=merged, rules=rules, options=saved.get("options"))
         except RulesInputError as exc:
             if exc.field.startswith("combatants"):
                 raise rename(exc, at(field, "state")) from None

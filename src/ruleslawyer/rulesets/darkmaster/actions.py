@@ -318,6 +318,10 @@ def _check_action(a: Action, af: str, rules: Rules, overrides: Mapping[str, str]
     if a.weapon is not None and (not isinstance(a.weapon, str) or not a.weapon.strip()):
         raise RulesInputError(f"{af}.weapon", f"the weapon's name, e.g. 'longbow' or 'staff', got {a.weapon!r}")
     check_attrs(a, ACTION, af, ("rounds", "round", "prepared_rounds", *_FLAGS))
+    most = ACTION.fields["rounds"].high
+    if a.rounds is None and not 1 <= a.duration <= most:
+        raise RulesInputError(f"{af}.name", f"{a.name!r}: a trailing (n) makes a Multi-Round Action of n Rounds "
+                                            f"(multi-round-actions#1), n from 1 to {most}; got {a.duration}")
     _int(a.round, f"{af}.round", 1, a.duration)
     melee_only = [k for k in _MELEE_ONLY if getattr(a, k)]
     if a.kind is ActionKind.MELEE:

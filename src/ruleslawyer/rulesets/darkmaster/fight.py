@@ -74,12 +74,15 @@ class DarkmasterEncounter(Encounter):
 
         Raises:
             RulesInputError: a bad combatant (``combatants[i].<field>``; one at 0 hits or below who is not down:
-                :func:`.fight_checks.check_out_of_hits`) or ruling override (``rulings.<id>``).
+                :meth:`check_new`) or ruling override (``rulings.<id>``).
         """
         check_rulings(kw.get("rulings"), "darkmaster")
-        fight = super().start(combatants, **kw)
-        check_out_of_hits(fight.state.combatants, fight.rulings)
-        return fight
+        return super().start(combatants, **kw)
+
+    def check_new(self) -> None:
+        """A new fight's combatant at 0 hits or below must be down (:func:`.fight_checks.check_out_of_hits`);
+        a saved fight's may stand there, woken from Unconscious by play."""
+        check_out_of_hits(self.state.combatants, self.rulings)
 
     @classmethod
     def read_combatant(cls, data: Any, field_name: str, rules) -> Fighter:
