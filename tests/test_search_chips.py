@@ -174,3 +174,17 @@ def test_changing_the_ruleset_clears_a_rule_of_another_ruleset():
     panel.show(mythras_rule)
     panel.ruleset.value = "mythras"
     assert panel.shown == mythras_rule
+
+
+def test_every_rulesets_contents_name_the_ruleset_of_each_chapter():
+    panel = SearchPanel()
+    panel.contents_toggle.value = True
+    entries = toc(None)
+    titles = {"mastery": "Mastery", "mythras": "Mythras", "darkmaster": "Against the Darkmaster"}
+    for b, e in zip(panel.contents.children, entries):
+        if e.level == 1 and e.ruleset in titles:
+            assert b.description == f"{e.title} ({titles[e.ruleset]})"
+        elif e.level > 1:
+            assert b.description == e.title
+    panel.ruleset.value = "mythras"
+    assert [b.description for b in panel.contents.children] == [e.title for e in toc("mythras")]

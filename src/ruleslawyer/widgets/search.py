@@ -287,8 +287,11 @@ class SearchPanel:
             b.add_class("rl-toc-entry")
             b.on_click(lambda _b, i=len(self.toc_buttons): self._take_toc(i))
             self.toc_buttons.append(b)
+        names = dict((rid, title) for title, rid in self.ruleset.options)
         for b, e in zip(self.toc_buttons, entries):
-            b.description, b.tooltip = e.title, e.id
+            # every ruleset's contents at once: each chapter says whose it is
+            b.description = e.title if chosen or e.level != 1 else f"{e.title} ({names.get(e.ruleset, e.ruleset)})"
+            b.tooltip = e.id
             b.style.font_weight = "bold" if e.level == 1 else ""
             b.layout.margin = f"0 0 0 {(e.level - 1) * 18}px"
         self.contents.children = tuple(self.toc_buttons[:len(entries)])

@@ -1,0 +1,126 @@
+"""The app as a new user meets it, in a real browser (Voila, as `ruleslawyer app` serves it): a
+suggestion chip replaces the word it completes and says what it is, the no-results hint speaks of the
+panel, the contents are readable and take the hits' place, a new ruleset clears another ruleset's rule,
+one title, and the tab bar on one row at 1280 px (fixtures in conftest.py)."""
+
+from __future__ import annotations
+
+import re
+
+from browserkit import shot, tab
+
+REACHING_0 = "mastery/combat/death/reaching-0-health#1"
+TRAUMA_TABLE = "mastery/combat/wounds-injuries-and-trauma/trauma-table"
+
+
+def _panel(page):
+    tab(page, "Search")
+    return page.locator(".rl-search-panel").first
+
+
+def _chips(panel) -> list[str]:
+    return [t.strip() for t in panel.locator("button.rl-suggestion:not(.rl-example):not(.rl-xref)").all_inner_texts()
+            if t.strip()]
+
+
+def test_an_example_then_a_chip_never_corrupts_the_query(voila_page):
+    page = voila_page
+    panel = _panel(page)
+    box = panel.locator(".rl-query input")
+    box.fill("")
+    panel.locator("button.rl-example", has_text="What happens at 0 health?").click()
+    panel.locator(f'.rl-hit-id[data-rule-id="{REACHING_0}"]').wait_for(state="visible")
+    page.wait_for_timeout(300)
+    assert "health" not in _chips(panel)  # the query holds "health" in full: no chip for it
+    # typing a part word: a labelled chip completes it, punctuation kept
+    box.fill("can I parr?")
+    chip = panel.locator("button.rl-suggestion", has_text=re.compile(r"^parry$"))
+    chip.wait_for(state="visible")
+    label = panel.locator(".rl-suggestion-label")
+    assert label.inner_text().strip() == "Complete:" and label.is_visible()
+    assert chip.get_attribute("title") == "Complete: parry (search: can I parry?)"
+    shot(page, "search-chip-complete")
+    chip.click()
+    page.wait_for_function("() => document.querySelector('.rl-search-panel .rl-query input').value === 'can I parry?'")
+    assert box.input_value() == "can I parry?"
+    # a misspelt word with nothing found: "Did you mean:", and the chip corrects that word
+    box.fill("what is hlth?")
+    fix = panel.locator("button.rl-suggestion", has_text=re.compile(r"^health$"))
+    fix.wait_for(state="visible")
+    assert label.inner_text().strip() == "Did you mean:"
+    fix.click()
+    page.wait_for_function("() => document.querySelector('.rl-search-panel .rl-query input').value === 'what is health?'")
+
+
+def test_the_no_results_hint_speaks_of_the_panel(voila_page):
+    page = voila_page
+    panel = _panel(page)
+    panel.locator(".rl-query input").fill("xylophone")
+    status = panel.locator(".rl-status-line")
+    page.wait_for_function("() => document.querySelector('.rl-search-panel .rl-status-line').innerText"
+                           ".includes('xylophone')")
+    text = status.inner_text()
+    assert "ruleslawyer" not in text and "Contents" in text and "Tables tab" in text and "Glossary tab" in text
+
+
+def test_contents_are_readable_and_take_the_hits_place(voila_page):
+    page = voila_page
+    panel = _panel(page)
+    panel.locator(".rl-query input").fill("parry")
+    panel.locator(".rl-hit").first.wait_for(state="visible")
+    toggle = panel.locator("button.rl-contents-toggle")
+    toggle.click()
+    entry = panel.locator(f'button.rl-toc-entry[title="{TRAUMA_TABLE}"]')
+    entry.wait_for(state="visible")
+    try:
+        assert not panel.locator(".rl-hits").is_visible()  # the old hits step aside
+        box = panel.locator(".rl-contents")
+        assert box.evaluate("e => getComputedStyle(e).overflowY") == "auto"
+        height = box.evaluate("e => e.getBoundingClientRect().height")
+        entries = panel.locator("button.rl-toc-entry")
+        first = entries.first
+        assert first.evaluate("e => getComputedStyle(e).textAlign") == "left"
+        row = first.evaluate("e => e.getBoundingClientRect().height")
+        assert height / row >= 20, (height, row)  # at 1000 px high, 20 entries or more in view
+        # indented by level: a section sits right of its chapter
+        lefts = entries.evaluate_all("es => es.slice(0, 12).map(e => e.getBoundingClientRect().left)")
+        assert len(set(round(x) for x in lefts)) >= 2
+        # label text starts at the button's left edge (plus padding), not centred
+        gap = first.evaluate("e => { const r = document.createRange(); r.selectNodeContents(e); "
+                             "return r.getBoundingClientRect().left - e.getBoundingClientRect().left; }")
+        assert gap < 16, gap
+        shot(page, "search-contents-readable")
+    finally:
+        toggle.click()
+    panel.locator(".rl-hits").wait_for(state="visible")
+
+
+def test_a_new_ruleset_clears_another_rulesets_rule(voila_page):
+    page = voila_page
+    panel = _panel(page)
+    panel.locator(".rl-query input").fill("fighting on")
+    panel.locator('button[title="mastery/combat/death/fighting-on#2"]').click()
+    ctx = panel.locator('.rl-context[data-rule-id="mastery/combat/death/fighting-on#2"]')
+    ctx.wait_for(state="visible")
+    panel.locator(".widget-dropdown select").first.select_option(label="Mythras")
+    ctx.wait_for(state="detached")
+    panel.locator(".widget-dropdown select").first.select_option(label="All rulesets")
+
+
+def test_one_title_and_the_tab_bar_on_one_row_at_1280(voila_page):
+    page = voila_page
+    titles = page.locator(".rl-title").all_inner_texts()
+    assert not any(t.startswith("ruleslawyer:") for t in titles), titles
+    assert page.locator("h1").count() == 1
+    page.set_viewport_size({"width": 1280, "height": 900})
+    try:
+        page.wait_for_timeout(300)
+        tops = page.locator(".rl-app .lm-TabBar-tab").evaluate_all(
+            "ts => ts.map(t => Math.round(t.getBoundingClientRect().top))")
+        assert len(set(tops)) == 1, tops
+        bar = page.locator(".rl-app .lm-TabBar-content").first
+        overflow = bar.evaluate("e => e.scrollWidth - e.clientWidth")
+        assert overflow <= 1, overflow  # every title in view at 1280 px, none scrolled away
+        shot(page, "app-1280-tabs")
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 1000})
