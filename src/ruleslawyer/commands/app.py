@@ -38,7 +38,7 @@ WIDGET_STACK = ("ipywidgets", "jupyterlab_widgets", "widgetsnbextension", "jupyt
 CHROMIUM = Path("/usr/bin/chromium")
 
 _CHECKOUT = Path(__file__).resolve().parents[3]
-_APP_CELL = "from ruleslawyer.widgets.app import app\n\napp()"
+_APP_CELL = "from ruleslawyer.widgets.app import app\n\napp(title=True)  # a one-cell notebook has no heading of its own"
 
 
 def app_notebook(workdir: Path | None = None) -> Path:
