@@ -132,3 +132,37 @@ def test_doctor_warns_on_an_ipywidgets_jupyterlab_widgets_mismatch(monkeypatch):
     pin = next(c for k, c in checks.items() if k.startswith("ipywidgets ") and "jupyterlab_widgets" in k)
     assert pin["status"] == "warn" and "jupyterlab_widgets 2.0.0" in pin["detail"]
     assert next(c for k, c in checks.items() if k.startswith("constraints.txt pins jupyterlab_widgets=="))["status"] == "warn"
+
+
+def test_stopping_the_app_command_stops_its_server(tmp_path):
+    """SIGTERM to ``ruleslawyer app`` reaches its Voila server: no server is left running."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import time
+
+    import sys
+
+    import psutil
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    db = tmp_path / "app.db"
+    proc = subprocess.Popen([sys.executable, "-m", "ruleslawyer.cli", "--db", str(db), "app", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        children = []
+        while time.monotonic() < deadline and not children:
+            children = [c for c in psutil.Process(proc.pid).children(recursive=True) if "voila" in " ".join(c.cmdline())]
+            time.sleep(0.2)
+        assert children, "the app command did not start its Voila server"
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+        gone, alive = psutil.wait_procs(children, timeout=30)
+        assert not alive, f"left running: {[c.pid for c in alive]}"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)

@@ -110,9 +110,24 @@ def _app(args) -> int:
         return 0
     args.rules.ensure()  # build the database once here, not in the first kernel
     print(f"ruleslawyer: serving the app on http://{args.host}:{args.port}/ (Ctrl-C stops it)", file=sys.stderr)
+    return _serve(subprocess.Popen(cmd, env=env))
+
+
+def _serve(child) -> int:
+    """Wait for the Voila server ``child`` (a ``Popen``), handing it the signals that stop this
+    command (SIGTERM, SIGHUP), so stopping ``ruleslawyer app`` never leaves its server running."""
+    import signal
+
+    def forward(signum, _frame) -> None:
+        child.send_signal(signum)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), forward)
     try:
-        return subprocess.call(cmd, env=env)
-    except KeyboardInterrupt:
+        return child.wait()
+    except KeyboardInterrupt:  # Ctrl-C reached the server too (one process group): let it finish
+        child.wait()
         return 130
 
 
