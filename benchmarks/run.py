@@ -41,6 +41,21 @@ def revision() -> str:
     return f"{sha}{' with local changes' if dirty else ''}"
 
 
+def _quality() -> list[str]:
+    """The blind question sets' figures, on a fresh build in a temp folder."""
+    import tempfile
+
+    import search_blind
+    from ruleslawyer.rulesdb import build, open_rules
+
+    with tempfile.TemporaryDirectory(prefix="rl-bench-blind-") as tmp:
+        db = Path(tmp) / "rules.db"
+        build(db)
+        lines = search_blind.markdown(open_rules(db))
+    print("search quality on the blind sets: done", flush=True)
+    return lines
+
+
 def main(argv: list[str]) -> int:
     only = set(argv)
     rows: list[tuple[str, Row, float]] = []
@@ -73,6 +88,8 @@ def main(argv: list[str]) -> int:
         met = {True: "yes", False: "**no**", None: "—"}[r.meets_goal()]
         lines.append(f"| {r.name} | {fmt(r.value)} {r.unit} | {r.reference} | {fmt(r.reference_value)} {r.unit} "
                      f"| {fmt_ratio(r.ratio)} | {r.goal or '—'} | {met} | {one_min:.1f} |")
+    if not only or "search_blind" in only:
+        lines += ["", *_quality()]
     notes = [f"- **{r.name}** vs {r.reference}: {r.note}" for _, r, _ in rows if r.note]
     if notes:
         lines += ["", "## Notes", "", *notes]

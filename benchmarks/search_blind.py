@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BLIND = ROOT / "tests" / "search_quality" / "blind"
 RULESETS = ("mastery", "mythras", "darkmaster")
 
-__all__ = ["Scores", "load", "kit_ranking", "fts5_ranking", "score", "report", "main"]
+__all__ = ["Scores", "load", "kit_ranking", "fts5_ranking", "score", "report", "markdown", "main"]
 
 
 @dataclass(frozen=True)
@@ -110,6 +110,33 @@ def report(rules, name: str = "heldout") -> dict[str, dict[str, Scores]]:
         groups = {"all": questions, **{r: [q for q in questions if q["ruleset"] == r] for r in RULESETS}}
         out[label] = {g: score(ranking, qs, g) for g, qs in groups.items()}
     return out
+
+
+#: The sets in the order BENCHMARKS.md shows them, and what each is for.
+SETS = (("heldout", "held-out half: nobody tunes on it (the goal: Recall@3 >= 0.9, MRR@10 >= 0.8; the test fails "
+                    "below 0.85 / 0.75)"),
+        ("validation", "validation set: accepts or rejects a tuning change by these figures only"),
+        ("tuning", "tuning half"),
+        ("tuning2", "second tuning set"))
+
+
+def markdown(rules) -> list[str]:
+    """The section of BENCHMARKS.md: per set, MRR@10, Recall@3 and nDCG@10 per ruleset, for the kit and
+    raw FTS5 on the database of ``rules`` (aggregate figures only; no question is printed)."""
+    lines = ["## Search quality on the blind question sets", "",
+             "Written and graded by readers who never saw the search code or the synonym data "
+             "(`tests/search_quality/blind/README.md`); each question searched with its own ruleset selected; "
+             "`benchmarks/search_blind.py`.", ""]
+    for name, what in SETS:
+        result = report(rules, name)
+        lines += [f"**{name}** ({result['kit']['all'].questions} questions): {what}.", "",
+                  "| ranking | ruleset | questions | MRR@10 | Recall@3 | nDCG@10 |", "|---|---|---|---|---|---|"]
+        for label in ("kit", "fts5"):
+            for group, sc in result[label].items():
+                lines.append(f"| {'the kit' if label == 'kit' else 'raw FTS5'} | {group} | {sc.questions} | "
+                             f"{sc.mrr_at_10:.3f} | {sc.recall_at_3:.3f} | {sc.ndcg_at_10:.3f} |")
+        lines.append("")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
