@@ -65,3 +65,14 @@ def test_terms_in_marks_capitalised_defined_terms():
                      "Engaged": "mastery/combat/additional-combat-rules#3",
                      "AP": "mastery/combat/action-points#1"}
     assert terms_in("", "mastery") == []
+
+
+def test_the_words_a_query_reached_through_are_one_line_per_typed_phrase():
+    from ruleslawyer.commands.db import _via_lines
+
+    assert _via_lines(["synonym: runs away → reprisal attack", "synonym: runs away → attack range",
+                       "spelling: flankng → flanking", "synonym: HP → health"]) == [
+        "via synonym: runs away → reprisal attack, attack range",
+        "via spelling: flankng → flanking",
+        "via synonym: HP → health"]
+    assert _via_lines([]) == []

@@ -145,14 +145,24 @@ def _search(args) -> int:
     if not results:
         print(results.hint)
         return 0
-    for note in getattr(results, "expansions", ()):
-        print(f"via {note}")
+    for line in _via_lines(getattr(results, "expansions", ())):
+        print(line)
     for n, hit in enumerate(results, 1):
         print(f"{n}. {hit.breadcrumb}  [{hit.id}]")
         print(f"   {_plain_snippet(hit.snippet)}")
         if hit.matched_heading:
             print(f"   (matched in the heading: {_plain_snippet(hit.matched_heading)})")
     return 0
+
+
+def _via_lines(notes) -> list[str]:
+    """One line per word the query's words reached through: ``via synonym: runs away → reprisal attack,
+    attack range`` (notes as ``kind: typed → book``, in order)."""
+    grouped: dict[str, list[str]] = {}
+    for note in notes:
+        head, arrow, book = note.partition(" → ")
+        grouped.setdefault(head if arrow else note, []).append(book)
+    return [f"via {head} → {', '.join(books)}" if all(books) else f"via {head}" for head, books in grouped.items()]
 
 
 def _show(args) -> int:
