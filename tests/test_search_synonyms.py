@@ -260,3 +260,18 @@ def test_common_stealth_words_reach_each_books_rule(ruleset, words, unit):
 def test_common_hp_and_top_roll_words_reach_each_books_rule(ruleset, words, unit):
     # A natural 20, zero hit points and a downed ally (common.json) reach each book's own rule.
     assert unit in top(words, ruleset, 3)
+
+
+@pytest.mark.parametrize(("words", "unit"), [
+    ("my sword breaks", "mythras/supplement/special-effects#10"),
+    ("my shield gets smashed", "mythras/supplement/special-effects#11"),
+    ("aim for a weak spot", "mythras/supplement/special-effects#2"),
+    ("bleeding out", "mythras/supplement/special-effects#6"),
+    ("fighting from the ground", "mythras/combat/charge-evade-outmanoeuvre#2"),
+    ("pick up my sword", "mythras/supplement/action-menu#7"),
+    ("wrestle the knife from him", "mythras/supplement/special-effects#9"),
+])
+def test_mythras_table_situations_reach_their_rule(words, unit):
+    # What a player says is happening (a broken weapon, a weak spot, fighting from the ground) reaches
+    # the Special Effect or action that decides it.
+    assert unit in top(words, "mythras", 3)
