@@ -275,3 +275,17 @@ def test_mythras_table_situations_reach_their_rule(words, unit):
     # What a player says is happening (a broken weapon, a weak spot, fighting from the ground) reaches
     # the Special Effect or action that decides it.
     assert unit in top(words, "mythras", 3)
+
+
+@pytest.mark.parametrize(("words", "unit"), [
+    ("fighting from the ground", "mastery/combat/actions-and-reactions/other-actions#11"),
+    ("I ran out of action points", "mastery/combat/actions-and-reactions/defense#3"),
+    ("no actions left this round, can I still block", "mastery/combat/actions-and-reactions/defense#16"),
+    ("my shield breaks", "mastery/combat/combat-flow#4"),
+    ("armour didn't stop the hit", "mastery/combat/actions-and-reactions/defense#16"),
+    ("heal in combat", "mastery/combat/death/triage#1"),
+])
+def test_mastery_table_situations_reach_their_rule(words, unit):
+    # What a player says is happening (lying on the ground, no AP left, a broken shield, healing mid-fight)
+    # reaches the row or rule that decides it.
+    assert unit in top(words, "mastery", 3)
