@@ -289,3 +289,19 @@ def test_mastery_table_situations_reach_their_rule(words, unit):
     # What a player says is happening (lying on the ground, no AP left, a broken shield, healing mid-fight)
     # reaches the row or rule that decides it.
     assert unit in top(words, "mastery", 3)
+
+
+@pytest.mark.parametrize(("ruleset", "words", "unit"), [
+    ("mastery", "fighting on ice", "mastery/combat/actions-and-reactions/movement/terrain#3"),
+    ("mastery", "my armor is broken", "mastery/combat/additional-combat-rules/health-types#1"),
+    ("mastery", "what if I do nothing on my turn", "mastery/combat/action-points/use-it-or-lose-it#4"),
+    ("mythras", "fighting three guys at once", "mythras/combat/charge-evade-outmanoeuvre#3"),
+    ("mythras", "he's down on the ground, can I hit him", "mythras/combat/ranged-combat#5"),
+    ("mythras", "I didn't see them coming", "mythras/combat/surprise#1"),
+    ("mythras", "my armour is too heavy, I act last", "mythras/combat/setup#1"),
+    ("mythras", "disengage and run", "mythras/combat/charge-evade-outmanoeuvre#3"),
+])
+def test_more_table_situations_reach_their_rule(ruleset, words, unit):
+    # Paraphrases of what is happening (ice underfoot, broken armour, several foes, a foe on the ground,
+    # an unseen attack, heavy armour, breaking off) reach the book's own rule.
+    assert unit in top(words, ruleset, 3)
