@@ -61,3 +61,19 @@ def test_bad_input_fails_with_one_line(capsys, tmp_path):
     assert main(["odds", "mastery", "--input", str(bad), "--tolerance", "0.5"]) == 1
     assert main(["odds", "mythras"]) == 1
     assert "--input FILE.json is required" in capsys.readouterr().err
+
+
+def test_a_long_distribution_shows_its_likely_values_and_sums_the_rest():
+    from fractions import Fraction
+
+    from ruleslawyer.commands.odds import _dist_lines
+    from ruleslawyer.odds.core import Dist
+
+    # 1: 1/2, 2: 1/4, ..., 20: 1/2**20, and 21 with the rest (1/2**20): values from 2**-14 on fall below 0.01 %
+    dist = Dist({n: Fraction(1, 2 ** n) for n in range(1, 21)} | {21: Fraction(1, 2 ** 20)})
+    lines = _dist_lines("Damage", dist)
+    assert lines[0] == "Damage:" and len(lines) == 1 + 13 + 1  # 2**-13 = 0.0122 % is the last one shown
+    assert lines[1].split() == ["1", "50%"] and lines[13].split() == ["13", "0.01221%"]
+    # the 8 values from 14 to 21 hold 2**-13 in all
+    assert lines[-1] == "  ... 8 more values, 0.01221% in all (--json lists every one)"
+    assert _dist_lines("One", Dist({"x": Fraction(1)})) == ["One:", "                         x  100%"]

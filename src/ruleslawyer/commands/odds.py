@@ -8,10 +8,11 @@ imports only the standard library.
 
 from __future__ import annotations
 
-from ruleslawyer.errors import RulesInputError
-
 import argparse
 import sys
+from fractions import Fraction
+
+from ruleslawyer.errors import RulesInputError
 
 from . import engines
 
@@ -44,14 +45,25 @@ def _pct(p) -> str:
     return f"{float(p) * 100:.4g}%"
 
 
+#: A distribution's values less likely than this are summed into one line of the text output (``--json``
+#: keeps every value).
+SHOWN_AT_LEAST = Fraction(1, 10_000)
+
+
 def _dist_lines(title: str, dist, limit: int = 40) -> list[str]:
+    """A distribution as text: each value with its chance, at most ``limit`` of them and none below
+    :data:`SHOWN_AT_LEAST` (0.01 %); the rest on one line with their total chance."""
     items = dist.items()
+    shown = [(k, p) for k, p in items if p >= SHOWN_AT_LEAST][:limit]
     lines = [f"{title}:"]
-    for k, p in items[:limit]:
+    for k, p in shown:
         key = " / ".join(map(str, k)) if isinstance(k, tuple) else str(k)
         lines.append(f"  {key:>24}  {_pct(p)}")
-    if len(items) > limit:
-        lines.append(f"  ... {len(items) - limit} more")
+    rest = len(items) - len(shown)
+    if rest:
+        kept = {k for k, _p in shown}
+        left = sum((p for k, p in items if k not in kept), Fraction(0))
+        lines.append(f"  ... {rest} more value{'s' if rest != 1 else ''}, {_pct(left)} in all (--json lists every one)")
     return lines
 
 
