@@ -45,3 +45,10 @@ def test_hopeless_attack_has_no_odds_but_a_result():
     assert (r.attack_skill, r.p_hit, r.damage[0], r.location["—"]) == (None, 0, F(1), F(1))
     assert r.effect_chance == {"attacker": {}, "defender": {}}
     assert r.to_dict()["p_hit"] == "0"
+
+
+def test_counts_of_special_effects_read_as_words_and_an_empty_side_is_not_listed():
+    from ruleslawyer.rulesets.mythras.special_effects import effects_count
+
+    assert [effects_count(n) for n in (0, 1, 2, 3)] == ["0 Special Effects", "1 Special Effect", "2 Special Effects",
+                                                        "3 Special Effects"]

@@ -42,6 +42,7 @@ from . import ids
 from .inputs import Attacker, Defence, Defender, ExchangeInput, FireMode, RangeBand, RangedKind, Ward, Weapon
 from .levels import LevelOfSuccess, SkillRoll
 from .schema import EXCHANGE_SLOTS
+from .special_effects import effects_count
 from .stages.context import ExchangeContext, open_exchange
 from .stages.damage import Harm, damage_stage
 from .stages.effects import Chosen, Won, differential_stage, effects_stage, recorded_effects_stage
@@ -203,7 +204,7 @@ def _trace(ctx: ExchangeContext, a_level: LevelOfSuccess, d_level: LevelOfSucces
     a, d = ctx.a, ctx.d
     result = f"{harm.protection.dealt} damage to the {harm.location}" if harm else "no damage"
     summary = (f"{a.name} {a_level.value} vs {d.name} {d_level.value}"
-               + (f"; {won.diff.winner} wins {won.attacker or won.defender} Special Effect(s)"
+               + (f"; {won.diff.winner} wins {effects_count(won.attacker or won.defender)}"
                   if (won.attacker or won.defender) else "; no Special Effects")
                + (f"; {result}" if harm else ""))
     return Step.of(StepKind.RESULT, "Mythras exchange", value=result, detail=summary, children=steps)

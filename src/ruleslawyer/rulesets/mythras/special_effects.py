@@ -25,7 +25,7 @@ from .levels import LevelOfSuccess
 __all__ = [
     "WeaponTrait", "Side", "CHOOSE_LOCATION", "MAXIMISE_DAMAGE", "BYPASS_ARMOR", "IMPALE", "ENHANCE_PARRY",
     "ARISE", "CIRCUMVENT_PARRY", "WITHDRAW", "NUMERIC_EFFECTS", "EffectContext", "Eligibility", "effect_names", "stackable_effects",
-    "weapons_allow", "eligible_effects", "choose_effects",
+    "weapons_allow", "eligible_effects", "choose_effects", "effects_count",
 ]
 
 CHOOSE_LOCATION = "Choose Location"
@@ -36,6 +36,11 @@ ENHANCE_PARRY = "Enhance Parry"
 ARISE = "Arise"
 CIRCUMVENT_PARRY = "Circumvent Parry"
 WITHDRAW = "Withdraw"
+
+def effects_count(n: int) -> str:
+    """``"1 Special Effect"``, ``"2 Special Effects"``: a number of Special Effects in words of the trace."""
+    return f"{n} Special Effect{'' if n == 1 else 's'}"
+
 
 NUMERIC_EFFECTS: dict[str, str | None] = {
     CHOOSE_LOCATION: None,  # the chapter itself: the attacker picks the location instead of rolling

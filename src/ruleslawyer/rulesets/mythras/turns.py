@@ -21,6 +21,7 @@ from .fighter import Fighter
 from .inputs import Attacker, Defence, Defender, ExchangeInput
 from .levels import DifficultyGrade
 from .round_context import RoundContext, menu_cite
+from .special_effects import effects_count
 
 __all__ = ["take_turn", "void_reason"]
 
@@ -120,7 +121,7 @@ def _summary(a: str, d: str, r: ExchangeResult) -> str:
     text = f"{a} attacks {d}: {r.attack_level.value} vs {defence}"
     fx = [*r.attacker_effects, *r.defender_effects]
     if r.winner:
-        text += f"; {r.winner} wins {r.effects_won} Special Effect(s)" + (f": {', '.join(fx)}" if fx else "")
+        text += f"; {r.winner} wins {effects_count(r.effects_won)}" + (f": {', '.join(fx)}" if fx else "")
     if r.hit:
         text += (f"; {r.total_damage} damage to the {r.location}" if r.total_damage else
                  f"; the blow to the {r.location} does no harm")

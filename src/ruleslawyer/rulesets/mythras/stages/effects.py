@@ -17,7 +17,7 @@ from .. import _tables, damage as dmg, ids, rulings as _r
 from ..inputs import Defence, RangeBand
 from ..levels import Differential, LevelOfSuccess, differential
 from ..special_effects import (CHOOSE_LOCATION, IMPALE, NUMERIC_EFFECTS, WITHDRAW, EffectContext, Side,
-                               choose_effects, eligible_effects)
+                               choose_effects, effects_count, eligible_effects)
 from .context import ExchangeContext
 from .surprise import surprise_bonus_stage
 
@@ -53,7 +53,7 @@ def differential_stage(ctx: ExchangeContext, a_level: LevelOfSuccess, d_level: L
         children.append(surprise)
     won_d = won if diff.winner == "defender" else 0
     step = Step.of(StepKind.COMPARE, "3. Differential", value={"attacker": won_a, "defender": won_d},
-                   detail=f"attacker {won_a}, defender {won_d} Special Effect(s)",
+                   detail=f"attacker {effects_count(won_a)}, defender {effects_count(won_d)}",
                    cites=[ids.EX_DIFFERENTIAL], children=children)
     return Won(diff, won_a, won_d, step, bool(bonus))
 
@@ -98,7 +98,8 @@ def effects_stage(ctx: ExchangeContext, a_level: LevelOfSuccess, d_level: LevelO
     step = None
     if steps:
         step = Step.of(StepKind.RULE, "4. Special Effects (chosen before damage and location)",
-                       value={"attacker": list(a_fx), "defender": list(d_fx)}, cites=[ids.EX_CHOOSE_EFFECTS],
+                       value={side: list(fx) for side, fx in (("attacker", a_fx), ("defender", d_fx)) if fx},
+                       cites=[ids.EX_CHOOSE_EFFECTS],
                        children=steps)
     if CHOOSE_LOCATION in a_fx and a.chosen_location is None:
         raise RulesInputError("attacker.chosen_location", "Choose Location was taken: name the location; "
