@@ -52,3 +52,16 @@ def test_counts_of_special_effects_read_as_words_and_an_empty_side_is_not_listed
 
     assert [effects_count(n) for n in (0, 1, 2, 3)] == ["0 Special Effects", "1 Special Effect", "2 Special Effects",
                                                         "3 Special Effects"]
+    import json
+    from pathlib import Path
+
+    from ruleslawyer.rulesets.mythras import ExchangeInput, resolve_exchange
+
+    # broadsword-vs-dagger: Ana's Critical against Bor's Success, one Effect for the attacker (Choose Location)
+    data = json.loads((Path(__file__).resolve().parent.parent / "examples" / "mythras" / "broadsword-vs-dagger.json")
+                      .read_text(encoding="utf-8"))
+    result = resolve_exchange(ExchangeInput.from_dict(data), seed=data.get("seed"), script=data.get("dice"))
+    steps = {s.label: s for s in result.trace.walk()}
+    assert steps["4. Special Effects (chosen before damage and location)"].value == {"attacker": ["Choose Location"]}
+    assert steps["3. Differential"].detail == "attacker 1 Special Effect, defender 0 Special Effects"
+    assert "attacker wins 1 Special Effect;" in result.trace.detail
