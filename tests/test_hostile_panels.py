@@ -222,3 +222,13 @@ def test_a_rules_path_that_is_not_a_database_is_shown(tmp_path, make):
     junk.write_bytes(b"not a database at all" * 100)
     panel = make(junk)
     assert panel.frame.error is not None and 'class="rl-error"' in panel.output.value
+
+
+def test_the_glossary_panel_s_no_definition_hint_speaks_of_the_panel():
+    from ruleslawyer.widgets import GlossaryPanel
+
+    panel = GlossaryPanel("xylophone")
+    panel.run()
+    shown = panel.frame.output.value
+    assert "No definition of &#x27;xylophone&#x27;." in shown
+    assert "ruleslawyer " not in shown and "Search tab" in shown

@@ -72,7 +72,7 @@ class GlossaryPanel:
         r = define(self.term.value, self.ruleset.value or None, rules=self.rules)
         self.result = r
         if not r:
-            self.frame.show(f'<div class="rl-hint">{esc(r.hint)}</div>',
+            self.frame.show(f'<div class="rl-hint">{esc(panel_hint(r))}</div>',
                             summary=f"{r.query.strip()}: no definition")
             return
         first = r.definitions[0]
@@ -88,3 +88,13 @@ class GlossaryPanel:
 
     def _repr_mimebundle_(self, **kwargs):
         return self.frame.mimebundle(**kwargs)
+
+
+def panel_hint(r) -> str:
+    """What to try when nothing defines the term, in the panel's words (the command line's hint names
+    commands): the close defined terms, else the Search tab."""
+    where = f" in {r.ruleset}" if getattr(r, "ruleset", None) else ""
+    hint = f"No definition of {r.query.strip()[:80]!r}{where}."
+    if r.suggestions:
+        return f"{hint} Close terms: {', '.join(r.suggestions)}."
+    return f"{hint} Try the book's own term, or look for it on the Search tab."
