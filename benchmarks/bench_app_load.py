@@ -23,10 +23,8 @@ the others).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import importlib.util
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -175,15 +173,8 @@ def run() -> list[Row]:
     except Exception:
         print(log.read_text()[-4000:], file=sys.stderr)
         raise
-    finally:  # the whole process group: `ruleslawyer app` and the Voila it started (stopping it alone left Voila)
-        for sig, wait in ((signal.SIGTERM, 30), (signal.SIGKILL, 5)):
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(server.pid, sig)
-            try:
-                server.wait(wait)
-                break
-            except subprocess.TimeoutExpired:
-                continue
+    finally:  # the whole process group: `ruleslawyer app` and the Voila it started
+        kit.stop_group(server, wait=30)
     mib = 1024 * 1024
     per_session = statistics.mean(got["rss"]) / mib
     note = (f"{len(got['rss'])} kernels for {SESSIONS} sessions, {sum(got['rss']) / mib:,.0f} MiB in all; "

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import socket
 import subprocess
 import time
@@ -107,6 +109,20 @@ CONTRAST_JS = """(selector) => {
 CLIPPED_JS = """(selector) => [...document.querySelectorAll(selector)]
   .filter(e => e.getClientRects().length && e.scrollWidth > e.clientWidth + 1)
   .map(e => ({cls: String(e.className).slice(0, 80), text: (e.innerText || '').slice(0, 40), scrollWidth: e.scrollWidth, clientWidth: e.clientWidth}))"""
+
+
+def stop_group(proc: subprocess.Popen, wait: float = 15.0) -> None:
+    """Stop ``proc`` and everything it started (it was started in a session of its own, e.g.
+    ``ruleslawyer app`` and its Voila): SIGTERM to the whole process group, then SIGKILL after
+    ``wait`` seconds."""
+    for sig, timeout in ((signal.SIGTERM, wait), (signal.SIGKILL, 5.0)):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
+        try:
+            proc.wait(timeout)
+            return
+        except subprocess.TimeoutExpired:
+            continue
 
 
 def new_page(browser, blocked: list[str], width: int = 1400, height: int = 1000):

@@ -3,17 +3,15 @@ keeps the kernel of a tab still open. The measured time goes to test-artifacts/c
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
 
 import pytest
 
-from browserkit import ARTIFACTS, free_port, new_page, tab, wait_http
+from browserkit import ARTIFACTS, free_port, new_page, stop_group, tab, wait_http
 
 CULL_IDLE_TIMEOUT = 3  # seconds a kernel without a tab may idle
 CULL_INTERVAL = 1  # seconds between the server's checks
@@ -60,19 +58,6 @@ def culling_app(served):
         yield proc, f"http://127.0.0.1:{port}/"
     finally:
         stop_group(proc)
-
-
-def stop_group(proc: subprocess.Popen) -> None:
-    """Stop ``proc`` and the Voila it started: its whole process group (it was started in a session of
-    its own), SIGTERM, then SIGKILL after 15 s. Stopping ``ruleslawyer app`` alone left Voila running."""
-    for sig, wait in ((signal.SIGTERM, 15), (signal.SIGKILL, 5)):
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, sig)
-        try:
-            proc.wait(wait)
-            return
-        except subprocess.TimeoutExpired:
-            continue
 
 
 def test_closing_a_tab_frees_its_kernel_and_an_open_tab_keeps_its_own(browser, culling_app):
