@@ -93,8 +93,7 @@ class GlossaryPanel:
 def panel_hint(r) -> str:
     """What to try when nothing defines the term, in the panel's words (the command line's hint names
     commands): the close defined terms, else the Search tab."""
-    where = f" in {r.ruleset}" if getattr(r, "ruleset", None) else ""
-    hint = f"No definition of {r.query.strip()[:80]!r}{where}."
+    hint = f"No definition of {r.query.strip()[:80]!r}."
     if r.suggestions:
         return f"{hint} Close terms: {', '.join(r.suggestions)}."
     return f"{hint} Try the book's own term, or look for it on the Search tab."
