@@ -16,7 +16,7 @@ Metrics, each question searched with its own ruleset selected:
 Raw FTS5: the question's words, each quoted and OR-ed, ``ORDER BY rank`` on the same index, same
 ruleset filter.
 
-Run: ``python benchmarks/search_blind.py [--set heldout|tuning|tuning2|validation] [--json] [--misses]``.
+Run: ``python benchmarks/search_blind.py [--set heldout|validation|tuning|tuning2|tuning3] [--json] [--misses]``.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ class Scores:
 
 
 def load(name: str = "heldout") -> list[dict]:
-    """The question records of ``tuning``, ``tuning2``, ``validation`` or ``heldout``: ``{"q", "ruleset", "kind", "relevant"}``."""
+    """The question records of one set of :data:`SETS` (``tuning``, ``validation``, ``heldout`` ...): ``{"q", "ruleset", "kind", "relevant"}``."""
     path = BLIND / f"{name}.jsonl"
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
@@ -117,7 +117,8 @@ SETS = (("heldout", "held-out half: nobody tunes on it (the goal: Recall@3 >= 0.
                     "below 0.85 / 0.75)"),
         ("validation", "validation set: accepts or rejects a tuning change by these figures only"),
         ("tuning", "tuning half"),
-        ("tuning2", "second tuning set"))
+        ("tuning2", "second tuning set"),
+        ("tuning3", "third tuning set"))
 
 
 def markdown(rules) -> list[str]:
@@ -146,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     from ruleslawyer.rulesdb import build, open_rules
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--set", default="heldout", choices=["heldout", "tuning", "tuning2", "validation"])
+    p.add_argument("--set", default="heldout", choices=[name for name, _ in SETS])
     p.add_argument("--json", action="store_true")
     p.add_argument("--misses", action="store_true", help="list the kit's misses (no answer in the top 3)")
     p.add_argument("--db", help="database to use (default: a fresh build in a temp folder)")
