@@ -92,6 +92,27 @@ def test_a_common_word_in_an_idiom_does_not_win():
     assert not any("dying timer" in h.text for h in top)
 
 
+@pytest.mark.parametrize("query, ruleset, answer", [
+    ("what if I don't even try to parry", "mythras", "mythras/combat/the-attack-parry-exchange#11"),
+    ("what if I don't even try to defend", "mastery", "mastery/combat/actions-and-reactions/defense#16"),
+])
+def test_filler_inside_a_negation_still_reaches_the_not_doing_it_rule(query, ruleset, answer):
+    # "don't even try to parry" is "not parry": the filler between the negation and the verb
+    # ("even", "try", "just", "really") must not hide the synonym entry for not parrying
+    assert ids(query, ruleset, 1) == [answer]
+
+
+def test_function_words_weigh_as_filler():
+    # "than", "rather", "whether", "causes" are rare in the rules, so they would weigh like topic
+    # words; a GM's framing must not outweigh what is asked about
+    from ruleslawyer.rulesdb.fulltext import _compiled, _data
+
+    conn, data = _data(open_rules())
+    groups = _compiled("what causes a fumble rather than a hit", "mythras", conn, data).groups
+    weight = {p.alts[0].words[0]: g.weight for g in groups if not g.bonus for p in g.parts[:1]}
+    assert weight["causes"] < weight["fumble"] / 2 and weight["rather"] < weight["fumble"] / 2
+
+
 def test_a_word_the_synonym_data_knows_is_not_spell_corrected():
     # "swing" is not in the rules, but it is a GM's word for an attack, not a misspelt "sling"
     results = search("swing", ruleset="mastery")

@@ -60,6 +60,7 @@ happen happens work works like really actually basically even maybe need needs t
 allowed let lets ok okay kind sort lot stuff while there here now again already else instead
 come comes coming came through into onto across around about under toward towards during yet
 number amount
+cause causes caused than rather whether very some such those
 fighter fighters hero heroes orc orcs goblin goblins troll trolls bandit bandits ogre ogres wizard wizards
 mage mages rogue rogues thief thieves cleric clerics warrior warriors barbarian barbarians monster monsters
 villain villains mook mooks minion minions boss dude buddy friend friends party
@@ -391,17 +392,21 @@ def _tokens(text: str) -> tuple[list[list[str]], list[tuple[str, list[str], bool
 
 def _spans(c: _Compiler, toks, used: list[bool], pending: list) -> None:
     """GM phrases with a synonym, longest first; at each length the phrase as typed, then without its
-    question words ("order of the phases" meets "order of phases"); a word belongs to one synonym.
+    question words ("order of the phases" meets "order of phases"), then without its filler too
+    ("don't even try to block" meets "not block"); a word belongs to one synonym.
     Every key the query could hold is read from the database in one statement first."""
     folded = [" ".join(p) for _, p, _ in toks]
     stemmed = [" ".join(c.stem(w) for w in p) for _, p, _ in toks]
     every = list(range(len(toks)))
     content = [i for i in every if not _stop(folded[i])]
+    # and without the filler a GM puts inside a phrase ("don't even try to block": not block)
+    gist = [i for i in content if folded[i] == "not" or folded[i] not in FILLER]
+    ways = ((0, every), (1, content)) + (((1, gist),) if len(gist) < len(content) else ())
     c.data.synonyms(c.conn, {(which, " ".join(stemmed[i] for i in positions[k:k + n]))
-                             for which, positions in ((0, every), (1, content))
+                             for which, positions in ways
                              for n in range(1, 6) for k in range(len(positions) - n + 1)})
     for n in range(min(5, len(toks)), 0, -1):
-        for which, positions in ((0, every), (1, content)):
+        for which, positions in ways:
             for k in range(0, len(positions) - n + 1):
                 span = positions[k:k + n]
                 if any(used[i] or toks[i][2] for i in span):
