@@ -131,8 +131,12 @@ CREATE TABLE search_units (
     number  INTEGER NOT NULL,             -- 1: its text states a number or a die (1d20, 1–3, three)
     ascii   INTEGER NOT NULL,             -- 1: every word of its searched columns is ASCII (a snippet
                                           -- is marked in Python; else by FTS5's snippet())
-    lead    INTEGER NOT NULL              -- 1: the first unit under its section's heading (its opening)
+    lead    INTEGER NOT NULL,             -- 1: the first unit under its section's heading (its opening)
+    opens   INTEGER NOT NULL DEFAULT 0,   -- 1: it introduces a list (the items right after it, deeper)
+    intro   INTEGER NOT NULL DEFAULT 0    -- an item's introducing unit (its rowid; 0: none): "When you
+                                          -- reach 0 health:" for "You suffer an Injury"
 );
+CREATE INDEX search_units_intro ON search_units(intro) WHERE intro != 0;
 
 -- Terms the units define (the glossary's labels and defining sentences), by the stems of the term:
 -- a unit defining the words a query asks about ranks first.

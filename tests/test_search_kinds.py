@@ -83,6 +83,44 @@ def test_armour_falling_apart_is_durability():
     assert ids("armor falling apart after hits", "mastery")[0] == "mastery/combat/additional-combat-rules/health-types#1"
 
 
+# -- a list's items, introduced by a unit holding the words ------------------------------------
+
+
+def test_the_items_of_a_list_follow_the_unit_introducing_it():
+    # the three settings do not repeat "settings": they are the list "Trauma settings (optional)..." introduces
+    hits = search("trauma settings", ruleset="mastery", limit=4)
+    base = "mastery/combat/wounds-injuries-and-trauma/trauma-table#"
+    assert [h.id for h in hits] == [base + n for n in "1234"]
+    assert [bool(h.listed_under) for h in hits] == [False, True, True, True]
+    assert _MARK.findall(hits[1].listed_under) == ["Trauma", "settings", "Traumas", "setting"]
+    assert "listed_under" in hits[1].to_dict()
+
+
+def test_list_items_are_stored_under_the_unit_introducing_them(tmp_path):
+    import sqlite3
+
+    rules = open_rules()
+    conn = sqlite3.connect(rules.ensure())
+    intro = dict(conn.execute("SELECT u.id, i.id FROM search_units s JOIN units u ON u.rowid = s.rowid "
+                              "JOIN units i ON i.rowid = s.intro WHERE s.intro != 0"))
+    flow = "mastery/combat/combat-flow#"
+    # a nested list belongs to its own item ("Held Actions: ... one of the following:"), the outer
+    # list to the paragraph; a paragraph between ends a list
+    assert intro[flow + "9"] == intro[flow + "10"] == flow + "8"
+    assert intro[flow + "8"] == flow + "3" and intro[flow + "2"] == flow + "1"
+    assert flow + "12" not in intro or intro[flow + "12"] == flow + "11"
+    assert intro["mastery/combat/death/going-down#3"] == "mastery/combat/death/going-down#1"
+    # no item of the Mythras exchange has a unit before it in its section but the heading
+    assert not any(k.startswith("mythras/combat/the-attack-parry-exchange#") and int(k.rsplit("#")[1]) < 6
+                   for k in intro)
+
+
+def test_the_command_line_says_which_list_a_hit_is_in(capsys):
+    assert main(["search", "--ruleset", "mastery", "trauma settings", "--limit", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "(in the list under: [Trauma] [settings] (optional)." in out
+
+
 # -- noise from common words ------------------------------------------------------------------
 
 

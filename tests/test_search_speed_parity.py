@@ -97,9 +97,9 @@ def test_hits_and_results_are_read_only_records_as_before():
     from ruleslawyer.rulesdb.fulltext import Hit, SearchResults
 
     h = Hit("m/c#1", "mastery", "Mastery › C ¶1", "<mark>x</mark>", "x", 1.5, "paragraph", "m/c")
-    assert (h.matched_via, h.matched_heading) == ((), "")
+    assert (h.matched_via, h.matched_heading, h.listed_under) == ((), "", "")
     assert list(h.to_dict()) == ["id", "ruleset", "breadcrumb", "snippet", "text", "score", "kind", "section",
-                                 "matched_via", "matched_heading"]
+                                 "matched_via", "matched_heading", "listed_under"]
     assert h == Hit(id="m/c#1", ruleset="mastery", breadcrumb="Mastery › C ¶1", snippet="<mark>x</mark>", text="x",
                     score=1.5, kind="paragraph", section="m/c") and hash(h) == hash(Hit(*h._values()))
     assert h != Hit(*h._values()[:5], 2.0, "paragraph", "m/c")

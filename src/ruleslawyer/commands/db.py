@@ -152,6 +152,8 @@ def _search(args) -> int:
         print(f"   {_plain_snippet(hit.snippet)}")
         if hit.matched_heading:
             print(f"   (matched in the heading: {_plain_snippet(hit.matched_heading)})")
+        if hit.listed_under:
+            print(f"   (in the list under: {_plain_snippet(hit.listed_under)})")
     return 0
 
 

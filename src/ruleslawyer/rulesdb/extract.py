@@ -379,6 +379,7 @@ def _write_search_units(conn: sqlite3.Connection, stems: dict[str, str]) -> None
     """
     rows = []
     opened: set[str] = set()
+    intros = _list_intros(conn)
     for rowid, ruleset, kind, text, source_kind, cells, dice, heading, trail, section in conn.execute(
             "SELECT u.rowid, u.ruleset, u.kind, u.body, c.kind, r.cells, t.dice, u.heading, u.trail, u.section "
             "FROM units u "
@@ -391,9 +392,10 @@ def _write_search_units(conn: sqlite3.Connection, stems: dict[str, str]) -> None
         if lead:
             opened.add(section)
         rows.append((rowid, ruleset, code, int(kind == "heading"), int(states_number(said)),
-                     int(_ascii_words(text, heading, trail)), int(lead)))
-    conn.executemany("INSERT INTO search_units (rowid, ruleset, kind, title, number, ascii, lead) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+                     int(_ascii_words(text, heading, trail)), int(lead), int(rowid in intros.values()),
+                     intros.get(rowid, 0)))
+    conn.executemany("INSERT INTO search_units (rowid, ruleset, kind, title, number, ascii, lead, opens, intro) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
     defined = conn.execute(
         "SELECT g.key, g.ruleset, u.rowid, c.kind = 'supplement' FROM glossary g JOIN units u ON u.id = g.unit_id "
         "JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter "
@@ -413,6 +415,28 @@ def _write_search_units(conn: sqlite3.Connection, stems: dict[str, str]) -> None
             labels.add((_label_key(" ".join(words), stems), rowid, 1))
     conn.executemany("INSERT INTO labels (key, rowid, strong) VALUES (?, ?, ?)", sorted(labels))
     _write_titles(conn)
+
+
+def _list_intros(conn: sqlite3.Connection) -> dict[int, int]:
+    """``{item rowid: rowid of the unit introducing its list}``: the paragraph (or shallower item)
+    right before a run of deeper items in the same section ("When you reach 0 health:" before "You
+    suffer an Injury", "Roll 1d100 for each Trauma. Each Trauma has a tier:" before "Minor: ...").
+    A heading, a table row or another paragraph ends the list."""
+    out: dict[int, int] = {}
+    above: list[tuple[int, int]] = []  # (depth, rowid) of the units an item here may belong to
+    section = None
+    for rowid, sec, kind, depth in conn.execute("SELECT rowid, section, kind, depth FROM units ORDER BY ord"):
+        if sec != section:
+            above, section = [], sec
+        if kind == "item":
+            while above and above[-1][0] >= depth:
+                above.pop()
+            if above:
+                out[rowid] = above[-1][1]
+            above.append((depth, rowid))
+        else:
+            above = [(0, rowid)] if kind == "paragraph" else []
+    return out
 
 
 def _label_key(term: str, stems: dict[str, str]) -> str:

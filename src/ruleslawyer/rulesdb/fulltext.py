@@ -22,6 +22,9 @@ matching every group comes first, as with AND, then units matching fewer, as wit
   twice that when the question asks what something is or means;
 - adjacent words found side by side ("hit location") add a bonus group;
 - a question asking for a quantity ("how many", "what die") favours units stating a number;
+- the items of a list follow the unit introducing it when that unit is among the first hits ("When
+  you reach 0 health:" answers "what happens at 0 health" through its items, which do not repeat the
+  words): each scores at least ``LIST_FACTOR`` of it, and says so (``Hit.listed_under``);
 - chapters come before the kit's supplement (``SUPPLEMENT_FACTOR`` on bm25, its prose
   ``SUPPLEMENT_PROSE_FACTOR`` and its rows ``SUPPLEMENT_ROW_FACTOR`` overall) and a section title
   (``TITLE_FACTOR``) below the text under it;
@@ -70,6 +73,10 @@ NUMBER_FACTOR = 1.25
 SUPPLEMENT_FACTOR = 0.8
 SUPPLEMENT_PROSE_FACTOR = 0.85
 SUPPLEMENT_ROW_FACTOR = 0.93
+#: An item of a list whose introducing unit ("When you reach 0 health:") is among the first
+#: ``LIST_TOP`` hits scores at least this share of that unit's score: it follows it.
+LIST_FACTOR = 0.8
+LIST_TOP = 3
 #: With no ruleset selected, a ruleset's best hit scoring at least this share of the top score is
 #: moved up among the first hits.
 OTHER_RULESET_SHARE = 0.75
@@ -149,12 +156,15 @@ class Hit(_Record):
         matched_heading: HTML, empty unless some of the query's words match the unit only through
             its section heading: then the heading trail (``Death › <mark>Fighting</mark> On``),
             escaped, with those words marked.
+        listed_under: HTML, empty unless the hit ranks where it does as an item of a list whose
+            introducing unit is among the first hits: then that unit's text (``When you reach
+            <mark>0</mark> <mark>health</mark>:``), escaped, with the query's words marked.
     """
 
     __slots__ = ("id", "ruleset", "breadcrumb", "snippet", "text", "score", "kind", "section", "matched_via",
-                 "matched_heading")
+                 "matched_heading", "listed_under")
     __match_args__ = __slots__
-    _defaults = {"matched_via": (), "matched_heading": ""}
+    _defaults = {"matched_via": (), "matched_heading": "", "listed_under": ""}
 
     def to_dict(self) -> dict:
         d = self._asdict()
@@ -439,6 +449,35 @@ def _rank(units: dict[int, _Unit], compiled: Compiled, ruleset: str | None, limi
     return ranked
 
 
+def _lists(conn: sqlite3.Connection, data: SearchData, ranked: list[tuple[float, int]],
+           units: dict[int, _Unit], limit: int) -> tuple[list[tuple[float, int]], dict[int, int]]:
+    """``ranked`` with the items of each list introduced by one of the first ``LIST_TOP`` hits
+    scoring at least ``LIST_FACTOR`` of it, and ``{item rowid: introducing rowid}`` for the items
+    this placed (see the module docstring)."""
+    opening = [(sc, r) for sc, r in ranked[:LIST_TOP] if data.meta[r][6]]
+    if not opening:
+        return ranked, {}
+    scores, under = {r: sc for sc, r in ranked}, {}
+    for sc, lead in opening:
+        items = data.items.get(lead)
+        if items is None:
+            items = data.items[lead] = tuple(r for (r,) in _rows(
+                conn, "SELECT rowid FROM search_units WHERE intro = ? ORDER BY rowid", (lead,)))
+        for r in items:
+            if sc * LIST_FACTOR > scores.get(r, 0.0):
+                scores[r], under[r] = sc * LIST_FACTOR, lead
+    new = [r for r in under if r not in units]
+    missing = [r for r in new if r not in data.meta]
+    if missing:
+        data.meta.update((m[0], m[1:]) for m in _rows(conn, META_SQL.format(",".join("?" * len(missing))), missing))
+    for r in new:
+        ruleset, kind, title, number = data.meta[r][:4]
+        units[r] = _Unit(ruleset, kind, title, number, False)
+    ranked = sorted(((sc, -r) for r, sc in scores.items()), reverse=True)[:limit]
+    ranked = [(sc, -r) for sc, r in ranked]
+    return ranked, {r: lead for r, lead in under.items() if any(r == x for _s, x in ranked)}
+
+
 # --------------------------------------------------------------------------------------------
 # Hits: text, snippet, marks
 
@@ -580,8 +619,9 @@ def _heading(trail: str, heading: str) -> str:
 
 
 def _hits(conn: sqlite3.Connection, data: SearchData, ranked: list[tuple[float, int]], units: dict[int, _Unit],
-          compiled: Compiled) -> list[Hit]:
-    """The hits for ranked rowids: text and breadcrumb, the snippet and the heading with their marks."""
+          compiled: Compiled, under: dict[int, int]) -> list[Hit]:
+    """The hits for ranked rowids: text and breadcrumb, the snippet and the heading with their
+    marks, and for an item placed by its list (``under``: item -> introducing rowid) that unit's text."""
 
     rows = data.hit_rows  # the units' rows, each with the words of its text and headings
     missing = [r for _s, r in ranked if r not in rows]
@@ -602,7 +642,12 @@ def _hits(conn: sqlite3.Connection, data: SearchData, ranked: list[tuple[float, 
             snippet = _mark(body, pats["all"], SNIPPET_CHARS, tokens)
             marked = _mark(_heading(trail, heading), pats["all"], 0, tokens) if u.heading_only else ""
             via = _via(u, f"{body}\n{heading}\n{trail}", pats, tokens)
-        hits.append(Hit(uid, rs, crumb, snippet, text, round(score, 6), kind, section, via, marked))
+        listed = ""
+        if r in under:
+            lead = rows[under[r]]
+            listed = (fts[under[r]][0] if under[r] in fts else
+                      _mark(lead[7], _patterns(conn, data, compiled, rs)["all"], 0, lead[10]))
+        hits.append(Hit(uid, rs, crumb, snippet, text, round(score, 6), kind, section, via, marked, listed))
     return hits
 
 
@@ -677,9 +722,9 @@ def search(query: str, ruleset: str | None = SESSION, limit: int = 10, *,
         return SearchResults(query=query, hint=hint, plain_hint=plain)
     units = _run(conn, compiled, ruleset, data)
     expr = _fts(compiled.groups)
-    ranked = _rank(units, compiled, ruleset, limit)
+    ranked, under = _lists(conn, data, _rank(units, compiled, ruleset, limit), units, limit)
     if ranked:
-        hits = _hits(conn, data, ranked, units, compiled)
+        hits = _hits(conn, data, ranked, units, compiled, under)
         return SearchResults(query=query, hits=tuple(hits), fts_query=expr, expansions=compiled.notes)
     suggestions = tuple(suggest(query, db=db, rules=rules))
     plain, hint = _no_match_hint(query, ruleset, suggestions, db, rules)

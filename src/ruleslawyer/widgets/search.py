@@ -347,7 +347,10 @@ class SearchPanel:
                                               + (f'<div class="rl-via">{esc("; ".join(via))}</div>' if via else "")
                                               # a hit found through its heading says so (escaped, <mark> added)
                                               + (f'<div class="rl-hit-heading">matched in the heading: '
-                                                 f'{h.matched_heading}</div>' if h.matched_heading else ""))
+                                                 f'{h.matched_heading}</div>' if h.matched_heading else "")
+                                              # an item placed by the unit introducing its list names it
+                                              + (f'<div class="rl-hit-heading">in the list under: '
+                                                 f'{h.listed_under}</div>' if h.listed_under else ""))
                 box.layout.display = None
             else:
                 box.layout.display = "none"
