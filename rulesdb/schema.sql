@@ -148,6 +148,14 @@ CREATE TABLE labels (
     PRIMARY KEY (key, rowid)
 ) WITHOUT ROWID;
 
+-- What a unit counts: the stem of the word right after each number it states ("a nine-phase list":
+-- 'phase'; "costs 2 AP": 'ap'); a question asking how many of a thing prefers the units counting it.
+CREATE TABLE counted (
+    stem   TEXT NOT NULL,
+    rowid  INTEGER NOT NULL,
+    PRIMARY KEY (stem, rowid)
+) WITHOUT ROWID;
+
 -- Section titles by their folded words: a query naming a section ("fighting on") finds the units
 -- under it as if they held its words.
 CREATE TABLE titles (

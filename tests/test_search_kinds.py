@@ -39,6 +39,27 @@ def test_a_quantity_question_finds_the_rule_giving_the_number():
     assert ids("how many rounds until I die", "mastery")[0] == "mastery/combat/death/reaching-0-health#3"
 
 
+@pytest.mark.parametrize("query", ["how many phases does a round have", "number of phases in a round"])
+def test_a_quantity_question_prefers_the_unit_counting_the_thing_asked(query):
+    # "a nine-phase list" counts phases; the phases' own descriptions ("This Phase covers two
+    # categories") state numbers of other things
+    assert ids(query, "darkmaster", 1) == ["darkmaster/combat/tactical-round-sequence#1"]
+
+
+def test_the_build_stores_what_each_number_counts():
+    import sqlite3
+
+    conn = sqlite3.connect(open_rules().ensure())
+    counted = {(stem, uid) for stem, uid in conn.execute(
+        "SELECT c.stem, u.id FROM counted c JOIN units u ON u.rowid = c.rowid")}
+    assert ("phase", "darkmaster/combat/tactical-round-sequence#1") in counted      # nine-phase
+    heading = "mastery/combat/actions-and-reactions/triggered-reactions-all-cost-1-ap"
+    assert heading in {uid for (uid,) in conn.execute("SELECT id FROM units WHERE kind = 'heading'")}
+    assert ("ap", heading) not in counted  # a heading counts nothing: its section's units do
+    assert ("round", "mastery/combat/time#2") not in counted  # "10 Seconds | 6 Rnds/Minute": seconds, rnds
+    assert ("second", "mastery/combat/time#2") in counted and ("rnd", "mastery/combat/time#2") in counted
+
+
 # -- one GM word, several book words; one ruleset drowning another ------------------------------
 
 

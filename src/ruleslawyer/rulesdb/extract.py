@@ -196,6 +196,10 @@ _NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|
                      r"|twice|double|triple|single|once|dozen|none|tenth|fifth|quarter|per|number of|equal to"
                      r"|as many|as much|up to|at most|at least|more than|fewer than|less than)\b")
 _HAS_WORD = re.compile(r"\w")
+#: A number and the word it counts ("nine-phase", "2 AP", "1d6 rounds", "three speed categories":
+#: the first word after it), in lowercase folded text.
+_COUNTED = re.compile(r"(?:\b\d+(?:d\d+)?(?:[–-]\d+)?|\b(?:one|two|three|four|five|six|seven|eight|nine|ten"
+                      r"|eleven|twelve|twenty|thirty|hundred))[\s-]+([a-z]{2,})\b")
 
 Progress = Callable[[str], None]
 
@@ -396,6 +400,7 @@ def _write_search_units(conn: sqlite3.Connection, stems: dict[str, str]) -> None
                      intros.get(rowid, 0)))
     conn.executemany("INSERT INTO search_units (rowid, ruleset, kind, title, number, ascii, lead, opens, intro) "
                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    _write_counted(conn, stems)
     defined = conn.execute(
         "SELECT g.key, g.ruleset, u.rowid, c.kind = 'supplement' FROM glossary g JOIN units u ON u.id = g.unit_id "
         "JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter "
@@ -415,6 +420,14 @@ def _write_search_units(conn: sqlite3.Connection, stems: dict[str, str]) -> None
             labels.add((_label_key(" ".join(words), stems), rowid, 1))
     conn.executemany("INSERT INTO labels (key, rowid, strong) VALUES (?, ?, ?)", sorted(labels))
     _write_titles(conn)
+
+
+def _write_counted(conn: sqlite3.Connection, stems: dict[str, str]) -> None:
+    """Fill ``counted``: per unit, the stems of the words its numbers count (``_COUNTED``)."""
+    counted = {(stems.get(w, w), rowid)
+               for rowid, body in conn.execute("SELECT rowid, body FROM units WHERE kind != 'heading'")
+               for w in _COUNTED.findall(fold(body))}
+    conn.executemany("INSERT INTO counted (stem, rowid) VALUES (?, ?)", sorted(counted))
 
 
 def _list_intros(conn: sqlite3.Connection) -> dict[int, int]:

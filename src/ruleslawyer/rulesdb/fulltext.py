@@ -21,7 +21,8 @@ matching every group comes first, as with AND, then units matching fewer, as wit
 - a unit defining the word (``Evade: …``, a table row named ``Bash``) counts ``LABEL_BONUS`` more,
   twice that when the question asks what something is or means;
 - adjacent words found side by side ("hit location") add a bonus group;
-- a question asking for a quantity ("how many", "what die") favours units stating a number;
+- a question asking for a quantity ("how many", "what die") favours units stating a number, and
+  more those whose number counts a thing it asks about ("how many phases": "a nine-phase list");
 - the items of a list follow the unit introducing it when that unit is among the first hits ("When
   you reach 0 health:" answers "what happens at 0 health" through its items, which do not repeat the
   words): each scores at least ``LIST_FACTOR`` of it, and says so (``Hit.listed_under``);
@@ -70,6 +71,8 @@ SYNONYM_CAP = 0.99
 LEAD_FACTOR = 1.1
 TITLE_FACTOR = 0.8
 NUMBER_FACTOR = 1.25
+#: ... and this much more where the number counts the very thing asked about ("a nine-phase list").
+COUNT_FACTOR = 1.15
 SUPPLEMENT_FACTOR = 0.8
 SUPPLEMENT_PROSE_FACTOR = 0.85
 SUPPLEMENT_ROW_FACTOR = 0.93
@@ -301,7 +304,7 @@ class _Unit:
 
     __slots__ = ("cover", "bm", "ruleset", "factor", "supplement", "heading_only", "via")
 
-    def __init__(self, ruleset: str, kind: int, title: int, number: int, quantity: bool):
+    def __init__(self, ruleset: str, kind: int, title: int, number: int, quantity: bool, counts: bool = False):
         self.cover = 0.0
         self.bm = 0.0
         self.ruleset = ruleset
@@ -312,6 +315,8 @@ class _Unit:
             factor *= TITLE_FACTOR
         if quantity and number:
             factor *= NUMBER_FACTOR
+        if counts:
+            factor *= COUNT_FACTOR
         self.factor = factor
         self.heading_only = False
         self.via: list[Part] = []
@@ -388,7 +393,7 @@ def _take(rows: list, p: Part, g: Group, label_bonus: float, capped: bool, compi
                 if bonus:
                     continue
                 ruleset, kind, title, number = meta[rowid][:4]
-                units[rowid] = _Unit(ruleset, kind, title, number, quantity)
+                units[rowid] = _Unit(ruleset, kind, title, number, quantity, rowid in compiled.counted)
             best[rowid] = got = [0.0, 0.0, False, [], False]
         if value > got[0]:
             got[0] = value

@@ -137,12 +137,16 @@ class Compiled:
     their units hold the words through their heading), and a cache for what the search derives from
     it (its SQL statement, highlighting per ruleset)."""
 
-    __slots__ = ("groups", "notes", "quantity", "definition", "sections", "lifted", "cache")
+    __slots__ = ("groups", "notes", "quantity", "definition", "sections", "lifted", "counted", "cache")
 
     def __init__(self, groups: tuple[Group, ...], notes: tuple[str, ...], quantity: bool, definition: bool,
-                 sections: tuple[tuple[int, int], ...] = (), lifted: tuple[tuple[int, int], ...] = ()):
+                 sections: tuple[tuple[int, int], ...] = (), lifted: tuple[tuple[int, int], ...] = (),
+                 counted: frozenset[int] = frozenset()):
         self.groups, self.notes, self.quantity, self.definition = groups, notes, quantity, definition
         self.sections, self.lifted = sections, lifted
+        #: for a quantity question, the units counting a thing it asks about ("how many phases": "a
+        #: nine-phase list"; the ``counted`` table)
+        self.counted = counted
         self.cache: dict = {}
 
 
@@ -520,8 +524,11 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
     meant = " ".join(w for w in words if not (_stop(w) or w in FILLER or w in _NAMING))
     sections = data.sections(conn, [" ".join(words)]) if words else ()
     lifted = data.sections(conn, [meant]) if meant else ()
+    quantity = bool(_QUANTITY.search(low))
+    counted = frozenset(_in(conn, "SELECT rowid FROM counted WHERE stem IN ({})",
+                            {c.stem(w) for w in meant.split()}, lambda r: r[0])) if quantity else frozenset()
     return Compiled(tuple(kept) + ((pairs,) if pairs else ()), tuple(dict.fromkeys(notes)),
-                    bool(_QUANTITY.search(low)), c.definition, sections, lifted)
+                    quantity, c.definition, sections, lifted, counted)
 
 
 def _distance(a: str, b: str, limit: int) -> int:
