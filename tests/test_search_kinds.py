@@ -172,6 +172,15 @@ def test_function_words_weigh_as_filler():
     assert weight["causes"] < weight["fumble"] / 2 and weight["rather"] < weight["fumble"] / 2
 
 
+@pytest.mark.parametrize("query", ["failed the surprise roll when combat begins, now what",
+                                   "penalty for a failed surprise check at the beginning of the fight"])
+def test_a_phrase_setting_the_scene_weighs_little(query):
+    # "when combat begins" / "at the beginning of the fight" say when, not what: the Startle results
+    # (a failed Startle trial) are the answer, and the first of them is among the first two hits
+    top = ids(query, "mastery", 2)
+    assert "mastery/combat/startle-and-ambush/results#1" in top
+
+
 def test_a_word_the_synonym_data_knows_is_not_spell_corrected():
     # "swing" is not in the rules, but it is a GM's word for an attack, not a misspelt "sling"
     results = search("swing", ruleset="mastery")
