@@ -142,6 +142,16 @@ def test_the_command_line_says_which_list_a_hit_is_in(capsys):
     assert "(in the list under: [Trauma] [settings] (optional)." in out
 
 
+def test_the_search_panel_says_which_list_a_hit_is_in():
+    from ruleslawyer.widgets import SearchPanel
+
+    panel = SearchPanel("trauma settings", ruleset="mastery")
+    shown = [w.value for w in panel.hit_snippets[:4]]
+    assert "in the list under:" not in shown[0]
+    for html in shown[1:]:
+        assert '<div class="rl-hit-heading">in the list under: <mark>Trauma</mark> <mark>settings</mark> (optional).' in html
+
+
 # -- noise from common words ------------------------------------------------------------------
 
 
