@@ -60,7 +60,7 @@ happen happens work works like really actually basically even maybe need needs t
 allowed let lets ok okay kind sort lot stuff while there here now again already else instead
 come comes coming came through into onto across around about under toward towards during yet
 number amount
-cause causes caused than rather whether very some such those
+cause causes caused than rather whether very some such those everyone everybody anyone anybody
 fighter fighters hero heroes orc orcs goblin goblins troll trolls bandit bandits ogre ogres wizard wizards
 mage mages rogue rogues thief thieves cleric clerics warrior warriors barbarian barbarians monster monsters
 villain villains mook mooks minion minions boss dude buddy friend friends party
