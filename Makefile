@@ -49,14 +49,18 @@ browser:
 ## in order (conftest.py), and each worker has its own rules database.
 XDIST ?= auto
 PARALLEL := -n $(XDIST) --dist loadfile --no-loadscope-reorder
+## The run's Python processes (workers, notebook kernels, servers, the commands under test) keep their
+## bytecode caches in $(VENV)/pycache, out of the source tree, even where PYTHONDONTWRITEBYTECODE is set:
+## without them every process compiles the kit's modules (and pytest rewrites every test module) anew.
+TEST_ENV := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(abspath $(VENV))/pycache
 test: $(STAMP) browser
-	$(PY) -m pytest tests notebooks --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg \
+	$(TEST_ENV) $(PY) -m pytest tests notebooks --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg \
 	  -q -m "not slow" $(PARALLEL)
 
 ## test-slow: only the tests marked slow (seeded Monte Carlo runs of whole engines, the parried Mythras
 ## exchange enumerated face by face)
 test-slow: $(STAMP) browser
-	$(PY) -m pytest tests -q -m slow $(PARALLEL)
+	$(TEST_ENV) $(PY) -m pytest tests -q -m slow $(PARALLEL)
 
 ## strip-notebooks: drop saved widget state and UI metadata from notebooks/ (outputs stay; after
 ## re-executing them: jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb)
