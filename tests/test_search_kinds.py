@@ -192,6 +192,19 @@ def test_a_phrase_setting_the_scene_weighs_little(query):
     assert "mastery/combat/startle-and-ambush/results#1" in top
 
 
+@pytest.mark.parametrize("query, ruleset, answer, fix", [
+    ("hit pionts", "mastery", "mastery/combat/additional-combat-rules/health-types#2", "pionts → points"),
+    ("atack of opportunity", "mastery", "mastery/combat/actions-and-reactions/triggered-reactions-all-cost-1-ap#2",
+     "atack → attack"),
+    ("turn ordr", "mythras", "mythras/combat/setup#1", "ordr → order"),
+])
+def test_a_misspelt_word_inside_a_gm_phrase_still_meets_its_synonym(query, ruleset, answer, fix):
+    # the phrases are looked up with the correction ("hit points" → Health), and the results say so
+    results = search(query, ruleset=ruleset, limit=1)
+    assert [h.id for h in results] == [answer]
+    assert f"spelling: {fix}" in results.expansions
+
+
 def test_a_word_the_synonym_data_knows_is_not_spell_corrected():
     # "swing" is not in the rules, but it is a GM's word for an attack, not a misspelt "sling"
     results = search("swing", ruleset="mastery")

@@ -396,10 +396,12 @@ def _tokens(text: str) -> tuple[list[list[str]], list[tuple[str, list[str], bool
     return phrases[:MAX_TERMS], toks
 
 
-def _spans(c: _Compiler, toks, used: list[bool], pending: list) -> None:
+def _spans(c: _Compiler, toks, used: list[bool], pending: list, fixed: dict[int, str]) -> None:
     """GM phrases with a synonym, longest first; at each length the phrase as typed, then without its
     question words ("order of the phases" meets "order of phases"), then without its filler too
-    ("don't even try to block" meets "not block"); a word belongs to one synonym.
+    ("don't even try to block" meets "not block"); a word belongs to one synonym. ``toks`` hold the
+    corrections of misspelt words (``fixed``: token index -> correction), and the GM's own words of a
+    phrase holding one count as a spelling correction and say so.
     Every key the query could hold is read from the database in one statement first."""
     folded = [" ".join(p) for _, p, _ in toks]
     stemmed = [" ".join(c.stem(w) for w in p) for _, p, _ in toks]
@@ -425,7 +427,10 @@ def _spans(c: _Compiler, toks, used: list[bool], pending: list) -> None:
                 meant = [w for w in words if not _stop(w)]
                 # the GM's own words: the one that means something ("for free": free), or all of them
                 # (in any order) anywhere in the unit
-                own = c.alt(meant) if len(meant) == 1 else c.alt(" & ".join(meant).split()) if meant else c.alt(words)
+                fixes = [f"{toks[i][0]} → {fixed[i]}" for i in range(span[0], span[-1] + 1) if i in fixed]
+                how = {"note": f"spelling: {', '.join(fixes)}", "factor": SPELLING_FACTOR} if fixes else {}
+                own = (c.alt(meant, **how) if len(meant) == 1 else c.alt(" & ".join(meant).split(), **how) if meant
+                       else c.alt(words, **how))
                 typed_stems = {" ".join(c.stem(w) for w in words), " ".join(c.stem(w) for w in meant)}
                 syn = [a for a in syn if a is not None and " ".join(a.stems) not in typed_stems]
                 g = c.group([own, *syn], [w for w in words if not _stop(w)] or words, scale)
@@ -433,6 +438,21 @@ def _spans(c: _Compiler, toks, used: list[bool], pending: list) -> None:
                     for i in range(span[0], span[-1] + 1):
                         used[i] = True
                     pending.append((span[0], g))
+
+
+def _misspelt(c: _Compiler, toks) -> dict[int, str]:
+    """``{token index: correction}`` for the words the rules and the synonym data never use (the
+    first ``MAX_CORRECTIONS`` of them): what the GM phrases are looked up with ("critcal hit" meets
+    "critical hit"). A word no phrase takes gets its own group in :func:`_singles`."""
+    out: dict[int, str] = {}
+    for i, (_tok, parts, prefix) in enumerate(toks):
+        low = parts[0] if len(parts) == 1 else ""
+        if (not prefix and low not in c.known and len(low) >= 4 and low.isascii() and low.isalpha()
+                and len(out) < MAX_CORRECTIONS):
+            fix = _correct(low, c)
+            if fix:
+                out[i] = fix
+    return out
 
 
 def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
@@ -511,14 +531,17 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
     groups = [g for g in (c.group([c.alt(p)], p) for p in phrases) if g]
     used = [False] * len(toks)
     pending: list[tuple[int, Group]] = []
-    _spans(c, toks, used, pending)
+    # a misspelt word may belong to a GM phrase ("critcal hit"): the phrases are looked up with it corrected
+    fixed = _misspelt(c, toks)
+    mended = [(t, [fixed[i]] if i in fixed else p, x) for i, (t, p, x) in enumerate(toks)]
+    _spans(c, mended, used, pending, fixed)
     singles = _singles(c, toks, used)
     if not groups and not pending and not singles:
         # Only question words (e.g. "AND", "the"): search them as typed rather than nothing.
         singles = [(i, g) for i, (_t, parts, prefix) in enumerate(toks)
                    if (g := c.group([c.alt(parts, prefix=prefix)], parts))]
     kept = _budget(groups + [g for _, g in sorted(pending + singles, key=lambda p: p[0])])
-    pairs = _bigrams(c, toks) if len(toks) > 1 and kept else None
+    pairs = _bigrams(c, mended) if len(toks) > 1 and kept else None
     notes = [a.note for g in kept for p in g.parts for a in p.alts if a.note]
     words = [c.fixes.get(w, w) for w in [w for p in phrases for w in p] + [w for _, p, _ in toks for w in p]]
     meant = " ".join(w for w in words if not (_stop(w) or w in FILLER or w in _NAMING))
