@@ -44,7 +44,9 @@ CREATE TABLE units (
     source_line INTEGER NOT NULL,
     body        TEXT NOT NULL DEFAULT '', -- searched: the text in NFKC (a row without its link-only
                                           -- cells, which point at a rule rather than state one)
-    trail       TEXT NOT NULL DEFAULT ''  -- searched: the titles of the sections above it (Death), NFKC
+    trail       TEXT NOT NULL DEFAULT '', -- searched: the titles of the sections above it (Death), NFKC
+    lead_in     TEXT NOT NULL DEFAULT ''  -- searched: for an item of a list, the body of the unit
+                                          -- introducing the list ("All basic actions cost 1 AP:"), NFKC
 );
 CREATE INDEX units_section ON units(section, ord);
 CREATE INDEX units_ruleset ON units(ruleset, ord);
@@ -79,13 +81,13 @@ CREATE TABLE refs (
     text      TEXT NOT NULL
 );
 
--- Body search: stemmed; ranked by bm25 with the section title and the titles above it weighted
--- above the body (the weights are the index's default rank). The text indexed is NFKC (the
--- `heading`, `body` and `trail` columns), and a word of any script is one token (letters, digits,
--- marks). content="units" (double quotes) is the form Datasette looks for; the unstemmed index
--- below keeps single quotes so that Datasette picks this one.
+-- Body search: stemmed; ranked by bm25 with the section title, the titles above it and an item's
+-- lead-in weighted above the body (the weights are the index's default rank). The text indexed is
+-- NFKC (the `heading`, `body`, `trail` and `lead_in` columns), and a word of any script is one token
+-- (letters, digits, marks). content="units" (double quotes) is the form Datasette looks for; the
+-- unstemmed index below keeps single quotes so that Datasette picks this one.
 CREATE VIRTUAL TABLE units_fts USING fts5(
-    heading, body, trail,
+    heading, body, trail, lead_in,
     content="units", content_rowid='rowid',
     tokenize="porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
 );
@@ -131,12 +133,8 @@ CREATE TABLE search_units (
     number  INTEGER NOT NULL,             -- 1: its text states a number or a die (1d20, 1–3, three)
     ascii   INTEGER NOT NULL,             -- 1: every word of its searched columns is ASCII (a snippet
                                           -- is marked in Python; else by FTS5's snippet())
-    lead    INTEGER NOT NULL,             -- 1: the first unit under its section's heading (its opening)
-    opens   INTEGER NOT NULL DEFAULT 0,   -- 1: it introduces a list (the items right after it, deeper)
-    intro   INTEGER NOT NULL DEFAULT 0    -- an item's introducing unit (its rowid; 0: none): "When you
-                                          -- reach 0 health:" for "You suffer an Injury"
+    lead    INTEGER NOT NULL              -- 1: the first unit under its section's heading (its opening)
 );
-CREATE INDEX search_units_intro ON search_units(intro) WHERE intro != 0;
 
 -- Terms the units define (the glossary's labels and defining sentences), by the stems of the term:
 -- a unit defining the words a query asks about ranks first.

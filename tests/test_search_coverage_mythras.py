@@ -77,7 +77,7 @@ QUESTIONS = [
     ("parrying with a smaller weapon", _ids(EX, 8, 9) + _ids(SIZE, 9, 10)),
     # the chapter gives no weapon's Size: the whole Size rule answers
     ("parry with a dagger against an axe", _ids(EX, 6, 7, 8, 9) + _ids(SIZE, 7, 9, 10)),
-    ("how much damage does my shield block", _ids(EX, 6, 7) + _ids(SIZE, 7)),
+    ("how much damage does my shield block", _ids(EX, 6, 7, 8, 9) + _ids(SIZE, 7)),
     ("natural armor on monsters", _ids(EX, 10)),
     ("armor soaks damage", _ids(EX, 10)),
     ("what's my AC", _ids(EX, 10, 2)),

@@ -107,49 +107,54 @@ def test_armour_falling_apart_is_durability():
 # -- a list's items, introduced by a unit holding the words ------------------------------------
 
 
-def test_the_items_of_a_list_follow_the_unit_introducing_it():
-    # the three settings do not repeat "settings": they are the list "Trauma settings (optional)..." introduces
-    hits = search("trauma settings", ruleset="mastery", limit=4)
-    base = "mastery/combat/wounds-injuries-and-trauma/trauma-table#"
-    assert [h.id for h in hits] == [base + n for n in "1234"]
-    assert [bool(h.listed_under) for h in hits] == [False, True, True, True]
-    assert _MARK.findall(hits[1].listed_under) == ["Trauma", "settings", "Traumas", "setting"]
-    assert "listed_under" in hits[1].to_dict()
+def test_an_item_is_found_through_the_unit_introducing_its_list():
+    # "Movement: Move up to your movement speed" never says "basic actions": the line introducing
+    # its list does ("All basic actions cost 1 AP:"); each item says which list it is in
+    hits = search("basic actions", ruleset="mastery", limit=4)
+    base = "mastery/combat/action-points/action-costs#"
+    assert hits[0].id == base + "1" and {h.id for h in hits[1:]} <= {base + n for n in "23456"}
+    assert hits[0].listed_under == ""
+    for h in hits[1:]:
+        assert _MARK.findall(h.listed_under) == ["basic", "actions"]
+        assert "listed_under" in h.to_dict()
+    # "how much AP does an attack cost": "Attack: Make one melee or ranged attack" is in the list
+    # "All basic actions cost 1 AP:"
+    assert base + "3" in ids("how many AP does a basic attack cost", "mastery", 3)
 
 
-def test_list_items_are_stored_under_the_unit_introducing_them(tmp_path):
+def test_list_items_store_the_text_introducing_them():
     import sqlite3
 
-    rules = open_rules()
-    conn = sqlite3.connect(rules.ensure())
-    intro = dict(conn.execute("SELECT u.id, i.id FROM search_units s JOIN units u ON u.rowid = s.rowid "
-                              "JOIN units i ON i.rowid = s.intro WHERE s.intro != 0"))
+    conn = sqlite3.connect(open_rules().ensure())
+    lead_in = dict(conn.execute("SELECT id, lead_in FROM units WHERE lead_in != ''"))
     flow = "mastery/combat/combat-flow#"
     # a nested list belongs to its own item ("Held Actions: ... one of the following:"), the outer
     # list to the paragraph; a paragraph between ends a list
-    assert intro[flow + "9"] == intro[flow + "10"] == flow + "8"
-    assert intro[flow + "8"] == flow + "3" and intro[flow + "2"] == flow + "1"
-    assert flow + "12" not in intro or intro[flow + "12"] == flow + "11"
-    assert intro["mastery/combat/death/going-down#3"] == "mastery/combat/death/going-down#1"
-    # no item of the Mythras exchange has a unit before it in its section but the heading
+    assert lead_in[flow + "9"] == lead_in[flow + "10"] and lead_in[flow + "9"].startswith("Held Actions:")
+    assert lead_in[flow + "8"].startswith("Declaration Phase.")
+    assert lead_in[flow + "2"] == "The flow of combat follows this structure:"
+    assert lead_in["mastery/combat/death/going-down#3"] == "If you fail the Endurance trial or choose to fall unconscious:"
+    # the Mythras exchange's steps follow their heading: no unit introduces them
     assert not any(k.startswith("mythras/combat/the-attack-parry-exchange#") and int(k.rsplit("#")[1]) < 6
-                   for k in intro)
+                   for k in lead_in)
+    assert "mastery/combat/death/going-down#1" not in lead_in  # the paragraph itself
 
 
 def test_the_command_line_says_which_list_a_hit_is_in(capsys):
-    assert main(["search", "--ruleset", "mastery", "trauma settings", "--limit", "2"]) == 0
+    assert main(["search", "--ruleset", "mastery", "basic actions", "--limit", "2"]) == 0
     out = capsys.readouterr().out
-    assert "(in the list under: [Trauma] [settings] (optional)." in out
+    assert "(in the list under: All [basic] [actions] cost 1 AP:)" in out
 
 
 def test_the_search_panel_says_which_list_a_hit_is_in():
     from ruleslawyer.widgets import SearchPanel
 
-    panel = SearchPanel("trauma settings", ruleset="mastery")
+    panel = SearchPanel("basic actions", ruleset="mastery")
     shown = [w.value for w in panel.hit_snippets[:4]]
     assert "in the list under:" not in shown[0]
     for html in shown[1:]:
-        assert '<div class="rl-hit-heading">in the list under: <mark>Trauma</mark> <mark>settings</mark> (optional).' in html
+        assert ('<div class="rl-hit-heading">in the list under: All <mark>basic</mark> <mark>actions</mark> cost 1 AP:'
+                in html)
 
 
 # -- noise from common words ------------------------------------------------------------------

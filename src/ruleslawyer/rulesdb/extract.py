@@ -33,7 +33,7 @@ import unicodedata
 
 from collections.abc import Callable
 
-from .words import HEADING_WEIGHT, STOPWORDS, TRAIL_WEIGHT, WORD_RE, fold, normalize, porter_stems
+from .words import HEADING_WEIGHT, LEAD_IN_WEIGHT, STOPWORDS, TRAIL_WEIGHT, WORD_RE, fold, normalize, porter_stems
 
 __all__ = [
     "HEADING_WEIGHT",
@@ -275,13 +275,16 @@ def _search_columns(conn: sqlite3.Connection) -> list[tuple[str, str, str, int]]
 
 
 def _write_indexes(conn: sqlite3.Connection) -> None:
-    """Fill the searched columns, build both full-text indexes and store the bm25 weights as rank."""
+    """Fill the searched columns (an item's lead-in: the body of the unit introducing its list), build
+    both full-text indexes and store the bm25 weights as rank."""
     conn.executemany("UPDATE units SET heading = ?, body = ?, trail = ? WHERE rowid = ?", _search_columns(conn))
+    conn.executemany("UPDATE units SET lead_in = (SELECT body FROM units i WHERE i.rowid = ?) WHERE rowid = ?",
+                     [(intro, item) for item, intro in _list_intros(conn).items()])
     for table in ("units_fts", "units_plain_fts"):
         conn.execute(f"INSERT INTO {table}({table}) VALUES ('rebuild')")
         conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
     conn.execute("INSERT INTO units_fts(units_fts, rank) VALUES ('rank', ?)",
-                 (f"bm25({HEADING_WEIGHT}, 1.0, {TRAIL_WEIGHT})",))
+                 (f"bm25({HEADING_WEIGHT}, 1.0, {TRAIL_WEIGHT}, {LEAD_IN_WEIGHT})",))
 
 
 def _write_words(conn: sqlite3.Connection) -> dict[str, str]:
@@ -383,9 +386,9 @@ def _write_search_units(conn: sqlite3.Connection, stems: dict[str, str]) -> None
     """
     rows = []
     opened: set[str] = set()
-    intros = _list_intros(conn)
-    for rowid, ruleset, kind, text, source_kind, cells, dice, heading, trail, section in conn.execute(
-            "SELECT u.rowid, u.ruleset, u.kind, u.body, c.kind, r.cells, t.dice, u.heading, u.trail, u.section "
+    for rowid, ruleset, kind, text, source_kind, cells, dice, heading, trail, lead_in, section in conn.execute(
+            "SELECT u.rowid, u.ruleset, u.kind, u.body, c.kind, r.cells, t.dice, u.heading, u.trail, u.lead_in, "
+            "u.section "
             "FROM units u "
             "JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter "
             "LEFT JOIN table_rows r ON r.unit_id = u.id LEFT JOIN rule_tables t ON t.id = u.table_id "
@@ -396,10 +399,9 @@ def _write_search_units(conn: sqlite3.Connection, stems: dict[str, str]) -> None
         if lead:
             opened.add(section)
         rows.append((rowid, ruleset, code, int(kind == "heading"), int(states_number(said)),
-                     int(_ascii_words(text, heading, trail)), int(lead), int(rowid in intros.values()),
-                     intros.get(rowid, 0)))
-    conn.executemany("INSERT INTO search_units (rowid, ruleset, kind, title, number, ascii, lead, opens, intro) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                     int(_ascii_words(text, heading, trail, lead_in)), int(lead)))
+    conn.executemany("INSERT INTO search_units (rowid, ruleset, kind, title, number, ascii, lead) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
     _write_counted(conn, stems)
     defined = conn.execute(
         "SELECT g.key, g.ruleset, u.rowid, c.kind = 'supplement' FROM glossary g JOIN units u ON u.id = g.unit_id "

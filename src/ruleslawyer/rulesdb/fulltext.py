@@ -23,9 +23,9 @@ matching every group comes first, as with AND, then units matching fewer, as wit
 - adjacent words found side by side ("hit location") add a bonus group;
 - a question asking for a quantity ("how many", "what die") favours units stating a number, and
   more those whose number counts a thing it asks about ("how many phases": "a nine-phase list");
-- the items of a list follow the unit introducing it when that unit is among the first hits ("When
-  you reach 0 health:" answers "what happens at 0 health" through its items, which do not repeat the
-  words): each scores at least ``LIST_FACTOR`` of it, and says so (``Hit.listed_under``);
+- an item of a list is also found through the unit introducing the list, its *lead-in* ("All basic
+  actions cost 1 AP:" for "Attack: Make one melee or ranged attack"), weighted like the titles above
+  it, and says so (``Hit.listed_under``);
 - chapters come before the kit's supplement (``SUPPLEMENT_FACTOR`` on bm25, its prose
   ``SUPPLEMENT_PROSE_FACTOR`` and its rows ``SUPPLEMENT_ROW_FACTOR`` overall) and a section title
   (``TITLE_FACTOR``) below the text under it;
@@ -48,7 +48,7 @@ from ruleslawyer.errors import RulesInputError
 
 from .query import META_SQL, Compiled, Group, Part, SearchData, compile_query_text, rows as _rows
 from .session import SESSION, in_session
-from .words import HEADING_WEIGHT, STOPWORDS, TRAIL_WEIGHT, fold, normalize, query_tokens
+from .words import HEADING_WEIGHT, LEAD_IN_WEIGHT, STOPWORDS, TRAIL_WEIGHT, fold, normalize, query_tokens
 
 __all__ = ["Hit", "SearchResults", "compile_query", "search", "suggest", "complete", "HEADING_WEIGHT",
            "STOPWORDS"]
@@ -76,10 +76,6 @@ COUNT_FACTOR = 1.15
 SUPPLEMENT_FACTOR = 0.8
 SUPPLEMENT_PROSE_FACTOR = 0.85
 SUPPLEMENT_ROW_FACTOR = 0.93
-#: An item of a list whose introducing unit ("When you reach 0 health:") is among the first
-#: ``LIST_TOP`` hits scores at least this share of that unit's score: it follows it.
-LIST_FACTOR = 0.8
-LIST_TOP = 3
 #: With no ruleset selected, a ruleset's best hit scoring at least this share of the top score is
 #: moved up among the first hits.
 OTHER_RULESET_SHARE = 0.75
@@ -159,9 +155,9 @@ class Hit(_Record):
         matched_heading: HTML, empty unless some of the query's words match the unit only through
             its section heading: then the heading trail (``Death › <mark>Fighting</mark> On``),
             escaped, with those words marked.
-        listed_under: HTML, empty unless the hit ranks where it does as an item of a list whose
-            introducing unit is among the first hits: then that unit's text (``When you reach
-            <mark>0</mark> <mark>health</mark>:``), escaped, with the query's words marked.
+        listed_under: HTML, empty unless some of the query's words match the unit (an item of a
+            list) only through the unit introducing its list: then that unit's text (``All
+            <mark>basic</mark> <mark>actions</mark> cost 1 AP:``), escaped, with those words marked.
     """
 
     __slots__ = ("id", "ruleset", "breadcrumb", "snippet", "text", "score", "kind", "section", "matched_via",
@@ -277,8 +273,8 @@ def compile_query(query: str, *, db=None, rules=None) -> tuple[str, str]:
 # --------------------------------------------------------------------------------------------
 # Ranking
 
-_PART_SQL = ("SELECT {i}, rowid, bm25(units_fts, {h}, 1.0, {t}), bm25(units_fts, 0.0, 1.0, 0.0), "
-             "bm25(units_fts, 1.0, 0.0, 0.0) FROM units_fts WHERE units_fts MATCH ?{filter}")
+_PART_SQL = ("SELECT {i}, rowid, bm25(units_fts, {h}, 1.0, {t}, {l}), bm25(units_fts, 0.0, 1.0, 0.0, 0.0), "
+             "bm25(units_fts, 1.0, 0.0, 0.0, 0.0) FROM units_fts WHERE units_fts MATCH ?{filter}")
 
 
 def _statement(compiled: Compiled, ruleset: str | None, data: SearchData) -> tuple[str, tuple]:
@@ -293,7 +289,7 @@ def _statement(compiled: Compiled, ruleset: str | None, data: SearchData) -> tup
             runs = data.runs.get(scope, ((0, -1),)) if scope else ()
             where = " OR ".join(["rowid BETWEEN ? AND ?"] * len(runs))
             where = f" AND ({where})" if len(runs) > 1 else f" AND {where}" if runs else ""
-            selects.append(_PART_SQL.format(i=i, h=HEADING_WEIGHT, t=TRAIL_WEIGHT, filter=where))
+            selects.append(_PART_SQL.format(i=i, h=HEADING_WEIGHT, t=TRAIL_WEIGHT, l=LEAD_IN_WEIGHT, filter=where))
             params += [p.fts, *(x for run in runs for x in run)]
         got = compiled.cache["sql"] = (" UNION ALL ".join(selects), tuple(params))
     return got
@@ -454,43 +450,14 @@ def _rank(units: dict[int, _Unit], compiled: Compiled, ruleset: str | None, limi
     return ranked
 
 
-def _lists(conn: sqlite3.Connection, data: SearchData, ranked: list[tuple[float, int]],
-           units: dict[int, _Unit], limit: int) -> tuple[list[tuple[float, int]], dict[int, int]]:
-    """``ranked`` with the items of each list introduced by one of the first ``LIST_TOP`` hits
-    scoring at least ``LIST_FACTOR`` of it, and ``{item rowid: introducing rowid}`` for the items
-    this placed (see the module docstring)."""
-    opening = [(sc, r) for sc, r in ranked[:LIST_TOP] if data.meta[r][6]]
-    if not opening:
-        return ranked, {}
-    scores, under = {r: sc for sc, r in ranked}, {}
-    for sc, lead in opening:
-        items = data.items.get(lead)
-        if items is None:
-            items = data.items[lead] = tuple(r for (r,) in _rows(
-                conn, "SELECT rowid FROM search_units WHERE intro = ? ORDER BY rowid", (lead,)))
-        for r in items:
-            if sc * LIST_FACTOR > scores.get(r, 0.0):
-                scores[r], under[r] = sc * LIST_FACTOR, lead
-    new = [r for r in under if r not in units]
-    missing = [r for r in new if r not in data.meta]
-    if missing:
-        data.meta.update((m[0], m[1:]) for m in _rows(conn, META_SQL.format(",".join("?" * len(missing))), missing))
-    for r in new:
-        ruleset, kind, title, number = data.meta[r][:4]
-        units[r] = _Unit(ruleset, kind, title, number, False)
-    ranked = sorted(((sc, -r) for r, sc in scores.items()), reverse=True)[:limit]
-    ranked = [(sc, -r) for sc, r in ranked]
-    return ranked, {r: lead for r, lead in under.items() if any(r == x for _s, x in ranked)}
-
-
 # --------------------------------------------------------------------------------------------
 # Hits: text, snippet, marks
 
-_HIT_SQL = ("SELECT rowid, id, ruleset, breadcrumb, text, kind, section, body, heading, trail "
+_HIT_SQL = ("SELECT rowid, id, ruleset, breadcrumb, text, kind, section, body, heading, trail, lead_in "
             "FROM units WHERE rowid IN ({})")
 _FTS_HIT_SQL = ("SELECT rowid, snippet(units_fts, 1, '\ue000', '\ue001', '…', "
                 f"{SNIPPET_TOKENS}), highlight(units_fts, 0, '\ue000', '\ue001'), "
-                "highlight(units_fts, 2, '\ue000', '\ue001') FROM units_fts "
+                "highlight(units_fts, 2, '\ue000', '\ue001'), highlight(units_fts, 3, '\ue000', '\ue001') FROM units_fts "
                 "WHERE units_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))")
 _WORD = re.compile(r"[A-Za-z0-9]+")
 
@@ -624,48 +591,51 @@ def _heading(trail: str, heading: str) -> str:
 
 
 def _hits(conn: sqlite3.Connection, data: SearchData, ranked: list[tuple[float, int]], units: dict[int, _Unit],
-          compiled: Compiled, under: dict[int, int]) -> list[Hit]:
-    """The hits for ranked rowids: text and breadcrumb, the snippet and the heading with their
-    marks, and for an item placed by its list (``under``: item -> introducing rowid) that unit's text."""
+          compiled: Compiled) -> list[Hit]:
+    """The hits for ranked rowids: text and breadcrumb, the snippet, and the heading or the lead-in
+    a unit matched only through, with their marks."""
 
     rows = data.hit_rows  # the units' rows, each with the words of its text and headings
     missing = [r for _s, r in ranked if r not in rows]
     if missing:
-        rows.update((r[0], (*r, _tokens(r[7], r[8], r[9])))
+        rows.update((r[0], (*r, _tokens(r[7], r[8], r[9], r[10])))
                     for r in _rows(conn, _HIT_SQL.format(",".join("?" * len(missing))), missing))
     beyond = [r for _s, r in ranked if not data.meta[r][5]]
     fts = _fts_marks(conn, compiled, beyond, units) if beyond else {}
     hits = []
     for score, r in ranked:
-        _r, uid, rs, crumb, text, kind, section, body, heading, trail, tokens = rows[r]
+        _r, uid, rs, crumb, text, kind, section, body, heading, trail, lead_in, tokens = rows[r]
         u = units[r]
         if r in fts:
-            snippet, marked = fts[r]
+            snippet, marked, listed = fts[r]
             via = tuple(dict.fromkeys(a.note for p in u.via for a in p.alts if a.note and _has(conn, a.fts, r)))
         else:
             pats = _patterns(conn, data, compiled, rs)
             snippet = _mark(body, pats["all"], SNIPPET_CHARS, tokens)
             marked = _mark(_heading(trail, heading), pats["all"], 0, tokens) if u.heading_only else ""
-            via = _via(u, f"{body}\n{heading}\n{trail}", pats, tokens)
-        listed = ""
-        if r in under:
-            lead = rows[under[r]]
-            listed = (fts[under[r]][0] if under[r] in fts else
-                      _mark(lead[7], _patterns(conn, data, compiled, rs)["all"], 0, lead[10]))
+            listed = _mark(lead_in, pats["all"], 0, tokens) if u.heading_only and lead_in else ""
+            via = _via(u, f"{body}\n{heading}\n{trail}\n{lead_in}", pats, tokens)
+        if "<mark>" not in listed:
+            listed = ""
+        elif "<mark>" not in marked:
+            marked = ""  # matched through the lead-in, not the heading
         hits.append(Hit(uid, rs, crumb, snippet, text, round(score, 6), kind, section, via, marked, listed))
     return hits
 
 
 def _fts_marks(conn: sqlite3.Connection, compiled: Compiled, rowids: list[int],
                units: dict[int, _Unit]) -> dict[int, tuple[str, str]]:
-    """``{rowid: (snippet, marked heading)}`` from FTS5's snippet() and highlight(), for text beyond ASCII."""
-    out: dict[int, tuple[str, str]] = {}
+    """``{rowid: (snippet, marked heading, marked lead-in)}`` from FTS5's snippet() and highlight(),
+    for text beyond ASCII."""
+    out: dict[int, tuple[str, str, str]] = {}
     for rs in sorted({units[r].ruleset for r in rowids}):
         ids = [r for r in rowids if units[r].ruleset == rs]
         expr = " OR ".join(dict.fromkeys(a.fts for g in compiled.groups for p in g.parts for a in p.alts
                                          if a.scope in (None, rs)))
-        for r, snippet, heading, trail in _rows(conn, _FTS_HIT_SQL, (expr, f"[{','.join(map(str, ids))}]")):
-            out[r] = (_escape(snippet), _escape(_heading(trail, heading)) if units[r].heading_only else "")
+        for r, snippet, heading, trail, lead_in in _rows(conn, _FTS_HIT_SQL, (expr, f"[{','.join(map(str, ids))}]")):
+            only = units[r].heading_only
+            out[r] = (_escape(snippet), _escape(_heading(trail, heading)) if only else "",
+                      _escape(lead_in) if only and lead_in else "")
     return out
 
 
@@ -727,9 +697,9 @@ def search(query: str, ruleset: str | None = SESSION, limit: int = 10, *,
         return SearchResults(query=query, hint=hint, plain_hint=plain)
     units = _run(conn, compiled, ruleset, data)
     expr = _fts(compiled.groups)
-    ranked, under = _lists(conn, data, _rank(units, compiled, ruleset, limit), units, limit)
+    ranked = _rank(units, compiled, ruleset, limit)
     if ranked:
-        hits = _hits(conn, data, ranked, units, compiled, under)
+        hits = _hits(conn, data, ranked, units, compiled)
         return SearchResults(query=query, hits=tuple(hits), fts_query=expr, expansions=compiled.notes)
     suggestions = tuple(suggest(query, db=db, rules=rules))
     plain, hint = _no_match_hint(query, ruleset, suggestions, db, rules)

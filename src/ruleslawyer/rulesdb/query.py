@@ -163,7 +163,7 @@ def _runs(meta: dict[int, tuple]) -> dict[str, tuple[tuple[int, int], ...]]:
 
 
 #: ``search_units`` rows as :attr:`SearchData.meta` holds them, for the rowids bound to its ``IN ({})``.
-META_SQL = "SELECT rowid, ruleset, kind, title, number, lead, ascii, opens FROM search_units WHERE rowid IN ({})"
+META_SQL = "SELECT rowid, ruleset, kind, title, number, lead, ascii FROM search_units WHERE rowid IN ({})"
 
 
 def _stored_runs(conn: sqlite3.Connection) -> dict[str, tuple[tuple[int, int], ...]]:
@@ -190,17 +190,16 @@ class SearchData:
         self.rulesets: tuple[str, ...] = tuple(
             r[0] for r in rows(conn, "SELECT DISTINCT ruleset FROM chapters ORDER BY ruleset"))
         self.units: int = rows(conn, "SELECT max(rowid) FROM search_units")[0][0] or 1
-        #: ``{rowid: (ruleset, kind, title, number, lead, ascii, opens)}``: what ranking reads of each unit
+        #: ``{rowid: (ruleset, kind, title, number, lead, ascii)}``: what ranking reads of each unit
         #: besides bm25 (so the ``MATCH`` statement needs no join), read for the units the searches
         #: meet (:data:`META_SQL`), not for every unit at once: a large corpus opens fast.
         self.meta: dict[int, tuple] = {}
         #: ``{ruleset: ((first rowid, last rowid), ...)}``: the runs of rowids of each ruleset's units.
         self.runs: dict[str, tuple[tuple[int, int], ...]] = _stored_runs(conn)
-        #: ``{rowid: (rowid, id, ruleset, breadcrumb, text, kind, section, body, heading, trail)}``: the
+        #: ``{rowid: (rowid, id, ruleset, breadcrumb, text, kind, section, body, heading, trail, lead_in,
+        #: words)}``: the
         #: units' text read so far for hits (the database's own rows; never search results).
         self.hit_rows: dict[int, tuple] = {}
-        #: ``{rowid: (rowids of the items of the list it introduces)}``, read as searches meet them.
-        self.items: dict[int, tuple[int, ...]] = {}
         self._synonyms: dict[tuple[int, str], list[tuple[str, tuple[str, ...], float]]] = {}
         self._labels: dict[str, list[tuple[int, int]]] = {}
         self._vocab: dict[int, list[tuple[str, int]]] | None = None

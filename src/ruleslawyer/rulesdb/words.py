@@ -20,13 +20,14 @@ import threading
 import unicodedata
 from collections.abc import Iterable
 
-__all__ = ["HEADING_WEIGHT", "INVISIBLE", "STOPWORDS", "TOKENIZER", "TRAIL_WEIGHT", "WORD_RE", "fold", "normalize", "porter_stems",
+__all__ = ["HEADING_WEIGHT", "INVISIBLE", "LEAD_IN_WEIGHT", "STOPWORDS", "TOKENIZER", "TRAIL_WEIGHT", "WORD_RE", "fold", "normalize", "porter_stems",
            "query_tokens"]
 
-#: bm25 weights of the title of a unit's own section and of the titles above it, relative to the
-#: body (1.0); stored as the index's rank.
+#: bm25 weights of the title of a unit's own section, of the titles above it and of an item's lead-in
+#: (the unit introducing its list), relative to the body (1.0); stored as the index's rank.
 HEADING_WEIGHT = 4.0
 TRAIL_WEIGHT = 2.0
+LEAD_IN_WEIGHT = 2.0
 
 #: The FTS5 tokenizer of the body index (``schema.sql`` spells the same string).
 TOKENIZER = "porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
