@@ -105,7 +105,7 @@ def _small_rows(tmp: Path) -> list[Row]:
         for q in GM_QUERIES:
             conn.execute("SELECT u.id, u.text, snippet(units_fts, 1, '<mark>', '</mark>', '…', 32) "
                          "FROM units_fts JOIN units u ON u.rowid = units_fts.rowid "
-                         "WHERE units_fts MATCH ? ORDER BY bm25(units_fts, 4.0, 1.0, 2.0) LIMIT 10", (q,)).fetchall()
+                         "WHERE units_fts MATCH ? ORDER BY bm25(units_fts, 4.0, 1.0, 2.0, 2.0) LIMIT 10", (q,)).fetchall()
 
     # The MATCH expressions the kit runs for each query (its words, synonyms, spelling fixes, word
     # pairs), each run as the raw query: the floor of any design answering what the kit answers.
