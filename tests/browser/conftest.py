@@ -28,7 +28,8 @@ from ruleslawyer.commands.app import voila_command  # noqa: E402 - as `make app`
 from ruleslawyer.widgets.serve import CONNECTION_CLASS  # noqa: E402 - as `make lab` serves
 
 from browserkit import (ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, HOUSE_RULE, NOTEBOOKS,  # noqa: E402
-                     free_port, new_page as _new_page, require as _require, wait_http)
+                     free_port, new_page as _new_page, require as _require, stop_group, wait_http)
+import culling as _culling  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -145,9 +146,29 @@ _KERNEL_IDLE = ("() => { const w = window.jupyterapp && window.jupyterapp.shell.
 
 
 @pytest.fixture(scope="session")
-def pages(browser, servers):
+def culling(served, chromium_path):
+    """The culling scenario (culling.py: ``ruleslawyer app`` with a short cull timeout, two tabs) under
+    way in a thread of its own: a ``concurrent.futures.Future`` of what it saw. Most of it is waiting
+    for the server's culler, so ``pages`` starts it as soon as the shared pages are up when a test of
+    the session asks for it, and its waits overlap the tests that run meanwhile."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    log = served["base"] / "culling-app.log"
+    proc, port = _culling.start_app(served["env"], log)
+    pool = ThreadPoolExecutor(1, thread_name_prefix="culling")
+    future = pool.submit(_culling.scenario, chromium_path, proc, port, log)
+    try:
+        yield future
+    finally:
+        pool.shutdown(wait=True)  # the scenario ends on its own (its waits are bounded)
+        stop_group(proc)  # `ruleslawyer app` and the Voila it started
+
+
+@pytest.fixture(scope="session")
+def pages(browser, servers, request):
     """Both apps loading at once: JupyterLab with app.ipynb (all cells run, the app live in the output)
-    and the Voila app (what ``make app`` serves)."""
+    and the Voila app (what ``make app`` serves). Once they show, the culling scenario starts in the
+    background if a test of this session needs it (fixture ``culling``)."""
     out = {}
     contexts = []
     for kind in ("lab", "voila"):
@@ -163,6 +184,8 @@ def pages(browser, servers):
     lab.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     for page in out.values():
         page.locator(".rl-app").first.wait_for(state="visible", timeout=60_000)
+    if any("culling" in getattr(item, "fixturenames", ()) for item in request.session.items):
+        request.getfixturevalue("culling")
     yield out
     for context in contexts:
         context.close()
