@@ -15,7 +15,8 @@ API). Then, with every session open:
   of the same clicks from one session alone, before the others open.
 
 Without chromium or playwright the rows are skipped (no row, a message). ``BENCH_QUICK=1`` (the
-smoke test) opens 2 sessions with 2 clicks each and does not wait for the kernels to settle. Run
+smoke test) opens one session (one page load, one kernel) with one click after the warm-up, alone and
+"under load" alike, and does not wait for the kernel to settle. Run
 alone: ``.venv/bin/python benchmarks/bench_app_load.py`` (prints the rows; ``make bench`` runs it with
 the others).
 """
@@ -35,8 +36,8 @@ from urllib.parse import urlparse
 from harness import QUICK, Row, scratch
 
 ROOT = Path(__file__).resolve().parent.parent
-SESSIONS = 2 if QUICK else 20
-CLICKS = 2 if QUICK else 10  # per session, after one warm-up click
+SESSIONS = 1 if QUICK else 20
+CLICKS = 1 if QUICK else 10  # per session, after one warm-up click
 SETTLE_S = 0 if QUICK else 2  # seconds every session idles before the memory is read and the clicks begin
 ARRIVING = 4  # tabs opened at once: the class arrives in groups of four (2 cores start 4 kernels at a time)
 

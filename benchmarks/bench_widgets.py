@@ -16,6 +16,8 @@ plain ``ipywidgets.Button`` whose handler sets a ``Label``'s value. Each sample 
 
 The browser settings (Debian chromium, its flags) come from ``tests/browser/browserkit.py``; every request
 not to 127.0.0.1 is aborted. Without chromium or playwright the rows are skipped (no row, a message).
+``BENCH_QUICK=1`` (the smoke test) serves the page once, as ``make app`` does (no stock-websocket rows),
+and clicks one round after the warm-up.
 """
 
 from __future__ import annotations
@@ -32,7 +34,9 @@ from urllib.parse import urlparse
 from harness import QUICK, Row, scratch
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = 2 if QUICK else 15  # clicks per figure, after a warm-up click each
+SAMPLES = 1 if QUICK else 15  # clicks per figure, after a warm-up click each
+#: The servings measured: with the kit's TCP_NODELAY connection (as `make app`), then the stock one.
+NODELAY = (True,) if QUICK else (True, False)
 
 # Click `click`, resolve with the ms until `selector` matches (and, if given, its text equals `text`).
 CLICK_TIMED = """([click, selector, text]) => new Promise((resolve, reject) => {
@@ -189,7 +193,7 @@ def run() -> list[Row]:
     subprocess.run([sys.executable, "-m", "ruleslawyer.cli", "build"], env=env, check=True, stdout=subprocess.DEVNULL)
     nb = _notebook(tmp)
     rows = []
-    for nodelay in (True, False):
+    for nodelay in NODELAY:
         samples, load_s = _session(chromium, args, tmp, env, nb, nodelay)
         plain = statistics.median(samples["plain"])
         where = ("Voila as `make app` serves it (kernel websocket with TCP_NODELAY, ruleslawyer.widgets.serve)"
