@@ -167,8 +167,9 @@ def culling(served, chromium_path):
 @pytest.fixture(scope="session")
 def pages(browser, servers, request):
     """Both apps loading at once: JupyterLab with app.ipynb (all cells run, the app live in the output)
-    and the Voila app (what ``make app`` serves). Once they show, the culling scenario starts in the
-    background if a test of this session needs it (fixture ``culling``)."""
+    and the Voila app (what ``make app`` serves). Once they show, the culling scenario and the dark
+    Voila page start in the background if a test of this session needs them (fixtures ``culling``,
+    ``dark_voila_loading``)."""
     out = {}
     contexts = []
     for kind in ("lab", "voila"):
@@ -184,11 +185,32 @@ def pages(browser, servers, request):
     lab.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     for page in out.values():
         page.locator(".rl-app").first.wait_for(state="visible", timeout=60_000)
-    if any("culling" in getattr(item, "fixturenames", ()) for item in request.session.items):
-        request.getfixturevalue("culling")
+    wanted = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
+    for name in ("culling", "dark_voila_loading"):  # begun now, they get on while the tests run
+        if name in wanted:
+            request.getfixturevalue(name)
     yield out
     for context in contexts:
         context.close()
+
+
+@pytest.fixture(scope="session")
+def dark_voila_loading(browser, servers):
+    """The Voila app in JupyterLab's dark theme (``?theme=dark``), a page of its own, asked for and not
+    waited for (its kernel starts and builds the app meanwhile); ``pages`` begins it when a test of the
+    session needs ``dark_voila_page``."""
+    context, page = _new_page(browser, [])
+    page.blocked, page.kind = [], "voila"
+    page.goto(servers["voila"] + "/?theme=dark", wait_until="commit")
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def dark_voila_page(dark_voila_loading):
+    """The dark-theme Voila app (:func:`dark_voila_loading`), shown."""
+    dark_voila_loading.locator(".rl-app").first.wait_for(state="visible", timeout=60_000)
+    return dark_voila_loading
 
 
 @pytest.fixture(scope="session")

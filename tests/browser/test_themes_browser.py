@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from browserkit import ARTIFACTS, CLIPPED_JS, CONTRAST_JS, new_page, shot, tab, use_script
+from browserkit import ARTIFACTS, CLIPPED_JS, CONTRAST_JS, shot, tab, use_script
 
 WCAG_AA = 4.5
 WIDTHS = (1400, 768, 390)
@@ -76,20 +76,9 @@ def tab_titles(page) -> list[str]:
     return [t.strip() for t in page.locator(".rl-app .lm-TabBar-tab .lm-TabBar-tabLabel").all_inner_texts()]
 
 
-@pytest.fixture(scope="module")
-def dark_voila_page(browser, servers):
-    """The Voila app in JupyterLab's dark theme (``?theme=dark``)."""
-    context, page = new_page(browser, [])
-    page.kind = "voila"
-    page.goto(servers["voila"] + "/?theme=dark")
-    page.locator(".rl-app").first.wait_for(state="visible", timeout=60_000)
-    yield page
-    context.close()
-
-
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_voila_app_is_readable_and_unclipped_in_each_theme_and_width(theme, voila_page, request):
-    page = voila_page if theme == "light" else request.getfixturevalue("dark_voila_page")
+def test_voila_app_is_readable_and_unclipped_in_each_theme_and_width(theme, voila_page, dark_voila_page):
+    page = voila_page if theme == "light" else dark_voila_page
     dark = page.evaluate("() => document.body.dataset.jpThemeLight")
     assert dark == ("true" if theme == "light" else "false")
     populate(page)
