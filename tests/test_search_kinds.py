@@ -210,6 +210,16 @@ def test_a_misspelt_word_inside_a_gm_phrase_still_meets_its_synonym(query, rules
     assert f"spelling: {fix}" in results.expansions
 
 
+@pytest.mark.parametrize("query", ["nat 1", "what if I roll a 1", "I rolled a 1 on my attack"])
+def test_a_roll_of_1_is_not_a_fumble_in_mythras(query):
+    # Mythras rolls d100 under the skill: 01 is always at least a success (its fumble is 99 or 00);
+    # the d20 reading of "roll a 1" must not put the Fumble row first
+    top = ids(query, "mythras", 3)
+    assert "mythras/supplement/skill-rolls#5" not in top[:2]
+    if query == "nat 1":
+        assert set(top[:2]) <= {"mythras/supplement/skill-rolls#2", "mythras/supplement/skill-rolls#3"}
+
+
 def test_a_word_the_synonym_data_knows_is_not_spell_corrected():
     # "swing" is not in the rules, but it is a GM's word for an attack, not a misspelt "sling"
     results = search("swing", ruleset="mastery")
