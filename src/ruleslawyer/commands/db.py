@@ -210,7 +210,7 @@ def _tables(args) -> int:
     width = max((len(t.id) for t in tables), default=0)
     for t in tables:
         die = f"roll {t.dice}" if t.dice else ""
-        print(f"{t.id:<{width}}  {t.rows:>3} rows  {die:<9} {t.title}")
+        print(f"{t.id:<{width}}  {t.rows:>3} {'row ' if t.rows == 1 else 'rows'}  {die:<9} {t.title}")
     return 0
 
 

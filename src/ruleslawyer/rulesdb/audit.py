@@ -107,7 +107,7 @@ class AuditReport:
         lines += table(["in", "reference", "why"], [[f"`{d['from_id']}`", d["text"], d["reason"]] for d in self.dangling])
         lines += ["## Truncated lists", ""]
         lines += table(["unit", "text", "problem"],
-                       [[f"`{t['id']}`", t["text"][-90:], t["problem"]] for t in self.truncated_lists])
+                       [[f"`{t['id']}`", _tail(t["text"]), t["problem"]] for t in self.truncated_lists])
         lines += ["## Terms used but never defined", "",
                   "Capitalised terms no glossary entry, heading or table defines (a heuristic).", ""]
         lines += table(["term", "ruleset", "uses", "first use"],
@@ -338,3 +338,12 @@ def audit(ruleset: str | None = None, *, include_supplements: bool = False, ruli
     return AuditReport({"rulesets": rulesets, "kinds": kinds}, tuple(dangling), tuple(resolved),
                        tuple(_truncated(units)), tuple(_undefined(units, defined)),
                        tuple(_table_coverage(conn, rulesets)), tuple(missing_tables), tuple(checked), ())
+
+
+def _tail(text: str, n: int = 90) -> str:
+    """The end of ``text``: at most ``n`` characters, from a word's start, after "…" when cut."""
+    if len(text) <= n:
+        return text
+    tail = text[-n:]
+    start = tail.find(" ") + 1 if not text[-n - 1].isspace() else 0
+    return "…" + tail[start:]
