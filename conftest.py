@@ -18,23 +18,34 @@ not with ``xdist_group`` marks: ``--dist loadgroup`` silently stops grouping und
 
 import os
 import shutil
+import stat
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
 
 #: Folders whose test files share session-scoped servers: all their tests run on one worker.
 SHARED_SESSION_FOLDERS = ("tests/browser/",)
+#: A RAM-backed folder for a parallel run's tmp_path trees where the system has one: the tests write
+#: some fifteen thousand small files and build about a hundred databases, and a small file written to
+#: disk costs ~10x one written to memory. (Not the test database or TMPDIR: the notebooks' saved
+#: outputs show those paths, sanitized as /tmp/..., notebooks/nbval-sanitize.cfg.)
+RAM_TMP = Path("/dev/shm")
+#: A failed run keeps its tmp_path tree for a look (as pytest keeps its own); a later run removes
+#: this user's trees in RAM_TMP older than this many seconds.
+RAM_TMP_KEEP_S = 3600
 _OWN_BASETEMP = pytest.StashKey[str]()
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest's tmp_path factory reads --basetemp
 def pytest_configure(config):
     if _distributed(config) and config.option.basetemp is None:
-        # xdist puts each worker's tmp_path under <basetemp>/popen-gwN/; from /tmp/pytest-XXXXXXXX/ that
-        # is as long as a one-process run's /tmp/pytest-of-<user>/pytest-<n>/ (messages that echo a
-        # path in full up to ~80 characters, such as the CLI's file errors, read the same either way)
-        config.option.basetemp = tempfile.mkdtemp(prefix="pytest-")
+        # xdist puts each worker's tmp_path under <basetemp>/popen-gwN/; from /tmp/pytest-XXXXXXXX/ (or
+        # /dev/shm/pt-XXXXXXXX/) that is as long as a one-process run's /tmp/pytest-of-<user>/pytest-<n>/
+        # (messages that echo a path in full up to ~80 characters, such as the CLI's file errors, read
+        # the same either way)
+        config.option.basetemp = _ram_basetemp() or tempfile.mkdtemp(prefix="pytest-")
         config.stash[_OWN_BASETEMP] = config.option.basetemp
     # Set before any kernel starts so nbval's kernels inherit it; never touch the user's cache.
     if "RULESLAWYER_TEST_DB" not in os.environ:
@@ -53,6 +64,21 @@ def pytest_sessionfinish(session, exitstatus):
     own = session.config.stash.get(_OWN_BASETEMP, None)
     if own and exitstatus == 0:  # kept after a failure, as pytest keeps its own
         shutil.rmtree(own, ignore_errors=True)
+
+
+def _ram_basetemp() -> str | None:
+    """A new ``pt-XXXXXXXX`` folder in :data:`RAM_TMP` (None where there is none to write in), after
+    removing this user's earlier ones there older than :data:`RAM_TMP_KEEP_S`."""
+    if not (RAM_TMP.is_dir() and os.access(RAM_TMP, os.W_OK | os.X_OK)):
+        return None
+    for old in RAM_TMP.glob("pt-????????"):
+        try:
+            st = old.lstat()
+        except OSError:
+            continue
+        if stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and time.time() - st.st_mtime > RAM_TMP_KEEP_S:
+            shutil.rmtree(old, ignore_errors=True)
+    return tempfile.mkdtemp(prefix="pt-", dir=RAM_TMP)
 
 
 def _distributed(config) -> bool:
