@@ -12,10 +12,14 @@ chromium through Playwright.
 * Screenshots go to ``test-artifacts/`` (gitignored).
 * Without ``/usr/bin/chromium`` (or the ``playwright`` package) the tests skip; under ``CI=true`` they
   fail instead, so CI cannot go green without running them.
+* What the session fixtures start (servers, browsers, pages) is stopped right after the last browser
+  test of the session, not when the whole run ends: the tests that follow on the same worker need not
+  share the machine with idle servers, nor the run wait for their shutdown at its end.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -30,6 +34,27 @@ from ruleslawyer.widgets.serve import CONNECTION_CLASS  # noqa: E402 - as `make 
 from browserkit import (ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, HOUSE_RULE, NOTEBOOKS,  # noqa: E402
                      free_port, new_page as _new_page, require as _require, stop_group, wait_http)
 import culling as _culling  # noqa: E402
+
+#: Everything the session fixtures below started, stopped in reverse order by :func:`_stop_started`.
+_STARTED = contextlib.ExitStack()
+_HERE = Path(__file__).resolve().parent
+
+
+def _stop_started() -> None:
+    _STARTED.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    yield
+    if nextitem is None or _HERE not in Path(nextitem.path).resolve().parents:
+        later = [i for i in item.session.items if _HERE in Path(i.path).resolve().parents]
+        if later and later[-1] is item:  # the session's last browser test: nothing here is needed again
+            _stop_started()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    _stop_started()  # a run stopped early (-x, Ctrl-C)
 
 
 @pytest.fixture(scope="session")
@@ -116,28 +141,28 @@ def servers(served):
                  served["env"], lab_log)
     voila = _start(voila_command(served["notebooks"] / "app.ipynb", host="127.0.0.1", port=voila_port),
                    served["env"], voila_log)  # exactly as `ruleslawyer app` (and so `make app`) serves it
-    try:
-        wait_http(f"http://127.0.0.1:{lab_port}/api", lab, lab_log)
-        wait_http(f"http://127.0.0.1:{voila_port}/voila/static/", voila, voila_log)
-        yield {"lab": f"http://127.0.0.1:{lab_port}", "voila": f"http://127.0.0.1:{voila_port}"}
-    finally:
-        for proc in (lab, voila):
-            if proc.poll() is None:
-                proc.terminate()
-        for proc in (lab, voila):
-            _stop(proc)
+    _STARTED.callback(_stop_both, lab, voila)
+    wait_http(f"http://127.0.0.1:{lab_port}/api", lab, lab_log)
+    wait_http(f"http://127.0.0.1:{voila_port}/voila/static/", voila, voila_log)
+    return {"lab": f"http://127.0.0.1:{lab_port}", "voila": f"http://127.0.0.1:{voila_port}"}
+
+
+def _stop_both(*procs: subprocess.Popen) -> None:
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in procs:
+        _stop(proc)
 
 
 @pytest.fixture(scope="session")
 def browser(chromium_path):
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
+    p = _STARTED.enter_context(sync_playwright())
+    b = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS, headless=True)
+    _STARTED.callback(b.close)
+    return b
 
 
 _KERNEL_IDLE = ("() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
@@ -155,13 +180,10 @@ def culling(served, chromium_path):
 
     log = served["base"] / "culling-app.log"
     proc, port = _culling.start_app(served["env"], log)
+    _STARTED.callback(stop_group, proc)  # `ruleslawyer app` and the Voila it started
     pool = ThreadPoolExecutor(1, thread_name_prefix="culling")
-    future = pool.submit(_culling.scenario, chromium_path, proc, port, log)
-    try:
-        yield future
-    finally:
-        pool.shutdown(wait=True)  # the scenario ends on its own (its waits are bounded)
-        stop_group(proc)  # `ruleslawyer app` and the Voila it started
+    _STARTED.callback(pool.shutdown, wait=True)  # the scenario ends on its own (its waits are bounded)
+    return pool.submit(_culling.scenario, chromium_path, proc, port, log)
 
 
 @pytest.fixture(scope="session")
@@ -171,14 +193,13 @@ def pages(browser, servers, request):
     Voila page start in the background if a test of this session needs them (fixtures ``culling``,
     ``dark_voila_loading``)."""
     out = {}
-    contexts = []
     for kind in ("lab", "voila"):
         blocked: list[str] = []
         context, page = _new_page(browser, blocked)
-        contexts.append(context)
         page.blocked, page.kind = blocked, kind
         url = f"{servers['lab']}/lab/tree/app.ipynb" if kind == "lab" else servers["voila"] + "/"
         page.goto(url, wait_until="commit")  # do not wait: the other app loads meanwhile
+        _STARTED.callback(context.close)
         out[kind] = page
     lab = out["lab"]
     lab.wait_for_function(_KERNEL_IDLE, timeout=60_000)
@@ -189,9 +210,7 @@ def pages(browser, servers, request):
     for name in ("culling", "dark_voila_loading"):  # begun now, they get on while the tests run
         if name in wanted:
             request.getfixturevalue(name)
-    yield out
-    for context in contexts:
-        context.close()
+    return out
 
 
 @pytest.fixture(scope="session")
@@ -200,10 +219,10 @@ def dark_voila_loading(browser, servers):
     waited for (its kernel starts and builds the app meanwhile); ``pages`` begins it when a test of the
     session needs ``dark_voila_page``."""
     context, page = _new_page(browser, [])
+    _STARTED.callback(context.close)
     page.blocked, page.kind = [], "voila"
     page.goto(servers["voila"] + "/?theme=dark", wait_until="commit")
-    yield page
-    context.close()
+    return page
 
 
 @pytest.fixture(scope="session")
