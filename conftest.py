@@ -35,6 +35,8 @@ RAM_TMP = Path("/dev/shm")
 #: A failed run keeps its tmp_path tree for a look (as pytest keeps its own); a later run removes
 #: this user's trees in RAM_TMP older than this many seconds.
 RAM_TMP_KEEP_S = 3600
+#: Free bytes RAM_TMP must have to be used (a run writes about a hundred databases of ~1.5 MiB).
+RAM_TMP_NEEDS = 2 * 2**30
 _OWN_BASETEMP = pytest.StashKey[str]()
 
 
@@ -67,9 +69,12 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def _ram_basetemp() -> str | None:
-    """A new ``pt-XXXXXXXX`` folder in :data:`RAM_TMP` (None where there is none to write in), after
+    """A new ``pt-XXXXXXXX`` folder in :data:`RAM_TMP` (None where there is none to write in, or it has
+    less than :data:`RAM_TMP_NEEDS` free), after
     removing this user's earlier ones there older than :data:`RAM_TMP_KEEP_S`."""
     if not (RAM_TMP.is_dir() and os.access(RAM_TMP, os.W_OK | os.X_OK)):
+        return None
+    if shutil.disk_usage(RAM_TMP).free < RAM_TMP_NEEDS:  # a container's small /dev/shm (64 MiB) would fill
         return None
     for old in RAM_TMP.glob("pt-????????"):
         try:
