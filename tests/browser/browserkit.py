@@ -125,6 +125,19 @@ def stop_group(proc: subprocess.Popen, wait: float = 15.0) -> None:
             continue
 
 
+#: JS: resolves once the page has rendered ``n`` more frames (Lumino and the widgets lay out on
+#: animation frames, so a resize or a tab switch has been laid out and painted by then).
+FRAMES_JS = """(n) => new Promise(done => { const step = (k) => k ? requestAnimationFrame(() => step(k - 1)) : done(true);
+  step(n); })"""
+
+
+def resized(page, width: int, height: int) -> None:
+    """Set the viewport to ``width`` x ``height`` and wait four frames for the app to lay itself out
+    again (in place of a fixed pause)."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate(FRAMES_JS, 4)
+
+
 def new_page(browser, blocked: list[str], width: int = 1400, height: int = 1000):
     """A new browser context and page that aborts every request not to 127.0.0.1 (appending its URL
     to ``blocked``), records dialogs in ``page.dialogs`` and waits up to 30 s by default."""

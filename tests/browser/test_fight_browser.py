@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from browserkit import CLIPPED_JS, CONTRAST_JS, shot, tab
+from browserkit import CLIPPED_JS, CONTRAST_JS, resized, shot, tab
 
 PUNCTURED_LUNG = "mastery/combat/wounds-injuries-and-trauma/trauma-table#21"
 WCAG_AA = 4.5
@@ -109,8 +109,7 @@ def test_the_fight_tab_is_readable_and_unclipped_at_desktop_and_phone_widths(app
     page.evaluate("() => document.querySelectorAll('.rl-fight-panel details').forEach(d => d.open = true)")
     try:
         for width in (1400, 390) if page.kind == "voila" else (1400,):
-            page.set_viewport_size({"width": width, "height": 900})
-            page.wait_for_timeout(200)
+            resized(page, width, 900)
             found = page.evaluate(CONTRAST_JS, MEASURED)
             assert found["n"] > 100 and found["min"] >= WCAG_AA, (width, found["worst"])
             assert page.evaluate(CLIPPED_JS, ".rl-app, .rl-fight-panel") == [], width

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from browserkit import shot, tab
+from browserkit import resized, shot, tab
 
 REACHING_0 = "mastery/combat/death/reaching-0-health#1"
 TRAUMA_TABLE = "mastery/combat/wounds-injuries-and-trauma/trauma-table"
@@ -113,9 +113,8 @@ def test_one_title_and_the_tab_bar_on_one_row_at_1280(voila_page):
     titles = page.locator(".rl-title").all_inner_texts()
     assert not any(t.startswith("ruleslawyer:") for t in titles), titles
     assert page.locator("h1").count() == 1
-    page.set_viewport_size({"width": 1280, "height": 900})
     try:
-        page.wait_for_timeout(300)
+        resized(page, 1280, 900)
         tops = page.locator(".rl-app .lm-TabBar-tab").evaluate_all(
             "ts => ts.map(t => Math.round(t.getBoundingClientRect().top))")
         assert len(set(tops)) == 1, tops

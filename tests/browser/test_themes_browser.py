@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from browserkit import ARTIFACTS, CLIPPED_JS, CONTRAST_JS, shot, tab, use_script
+from browserkit import ARTIFACTS, CLIPPED_JS, CONTRAST_JS, resized, shot, tab, use_script
 
 WCAG_AA = 4.5
 WIDTHS = (1400, 768, 390)
@@ -86,8 +86,7 @@ def test_voila_app_is_readable_and_unclipped_in_each_theme_and_width(theme, voil
     assert "Search" in titles and "Rule by id" in titles and "Odds" in titles
     try:
         for width in WIDTHS:
-            page.set_viewport_size({"width": width, "height": 900})
-            page.wait_for_timeout(200)
+            resized(page, width, 900)
             assert tab_titles(page) == titles  # every title in full ("Search", never "Sea")
             for name in titles:
                 check_tab(page, name, f"{theme}-{width}", screenshot=name in ("Search", "Tables", "Mastery exchange",
