@@ -117,6 +117,7 @@ def test_an_item_is_found_through_the_unit_introducing_its_list():
     for h in hits[1:]:
         assert _MARK.findall(h.listed_under) == ["basic", "actions"]
         assert "listed_under" in h.to_dict()
+    assert list(hits.to_dataframe()["listed_under"])[1:] == [h.listed_under for h in hits[1:]]
     # "how much AP does an attack cost": "Attack: Make one melee or ranged attack" is in the list
     # "All basic actions cost 1 AP:"
     assert base + "3" in ids("how many AP does a basic attack cost", "mastery", 3)
@@ -133,6 +134,10 @@ def test_list_items_store_the_text_introducing_them():
     assert lead_in[flow + "9"] == lead_in[flow + "10"] and lead_in[flow + "9"].startswith("Held Actions:")
     assert lead_in[flow + "8"].startswith("Declaration Phase.")
     assert lead_in[flow + "2"] == "The flow of combat follows this structure:"
+    # "On your turn, you can take only the actions you declared..." is step 2's own further
+    # paragraph: steps 3-7 are still in the list the structure sentence introduces
+    assert lead_in[flow + "12"] == lead_in[flow + "16"] == lead_in[flow + "2"]
+    assert flow + "11" not in lead_in
     assert lead_in["mastery/combat/death/going-down#3"] == "If you fail the Endurance trial or choose to fall unconscious:"
     # the Mythras exchange's steps follow their heading: no unit introduces them
     assert not any(k.startswith("mythras/combat/the-attack-parry-exchange#") and int(k.rsplit("#")[1]) < 6
@@ -144,6 +149,49 @@ def test_the_command_line_says_which_list_a_hit_is_in(capsys):
     assert main(["search", "--ruleset", "mastery", "basic actions", "--limit", "2"]) == 0
     out = capsys.readouterr().out
     assert "(in the list under: All [basic] [actions] cost 1 AP:)" in out
+
+
+@pytest.mark.parametrize("script", ["ascii", "beyond"])
+def test_a_long_lead_in_is_cut_around_its_marks_like_a_snippet(tmp_path, script):
+    word = "gambit" if script == "ascii" else "gambité"  # beyond ASCII: marked by FTS5's snippet()
+    filler = " ".join(["The stratagem unfolds slowly across the field."] * 80)  # ~3,800 characters
+    rules = _house(tmp_path, f"""\
+        ---
+        ruleset: house
+        chapter: war
+        title: War
+        ---
+
+        # War
+
+        ## Grand Plans
+
+        {filler} Each {word} has these parts:
+
+        - Feint: draw the foe out.
+        - Strike: hit where the feint opened.
+        """)
+    hits = search(f"{word} parts", ruleset="house", db=rules.path)
+    items = [h for h in hits if h.kind == "item"]
+    assert items and all(h.listed_under for h in items)
+    for h in items:
+        assert len(h.listed_under) < 600 and "<mark>" in h.listed_under
+
+
+def test_the_synonym_lookups_kept_per_database_stay_bounded(monkeypatch):
+    # a long session types thousands of distinct words: the kept lookups start again past a bound, so
+    # a search never slows down with the session's length (each lookup reads only its own keys)
+    from ruleslawyer.rulesdb import query
+    from ruleslawyer.rulesdb.fulltext import _data
+
+    monkeypatch.setattr(query, "SYNONYM_CACHE", 200)
+    rules = open_rules()
+    data = _data(rules)[1]
+    for n in range(60):
+        search(f"zq{n}x wobble{n} frobnicate{n} parry", ruleset="mythras", rules=rules)
+        assert len(data._synonyms) <= 200 + 150
+    assert ids("attack of opportunity", "mastery", 1) == \
+        ["mastery/combat/actions-and-reactions/triggered-reactions-all-cost-1-ap#2"]
 
 
 def test_the_search_panel_says_which_list_a_hit_is_in():

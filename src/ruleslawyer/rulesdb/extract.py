@@ -436,7 +436,8 @@ def _list_intros(conn: sqlite3.Connection) -> dict[int, int]:
     """``{item rowid: rowid of the unit introducing its list}``: the paragraph (or shallower item)
     right before a run of deeper items in the same section ("When you reach 0 health:" before "You
     suffer an Injury", "Roll 1d100 for each Trauma. Each Trauma has a tier:" before "Minor: ...").
-    A heading, a table row or another paragraph ends the list."""
+    A heading, a table row or a paragraph outside the list ends it (an item's own further paragraph
+    does not)."""
     out: dict[int, int] = {}
     above: list[tuple[int, int]] = []  # (depth, rowid) of the units an item here may belong to
     section = None
@@ -449,6 +450,8 @@ def _list_intros(conn: sqlite3.Connection) -> dict[int, int]:
             if above:
                 out[rowid] = above[-1][1]
             above.append((depth, rowid))
+        elif kind == "paragraph" and depth > 0:
+            continue  # an item's own further paragraph: the list goes on
         else:
             above = [(0, rowid)] if kind == "paragraph" else []
     return out

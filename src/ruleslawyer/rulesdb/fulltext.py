@@ -157,7 +157,8 @@ class Hit(_Record):
             escaped, with those words marked.
         listed_under: HTML, empty unless some of the query's words match the unit (an item of a
             list) only through the unit introducing its list: then that unit's text (``All
-            <mark>basic</mark> <mark>actions</mark> cost 1 AP:``), escaped, with those words marked.
+            <mark>basic</mark> <mark>actions</mark> cost 1 AP:``; a long one cut around the marks
+            as the snippet is), escaped, with those words marked.
     """
 
     __slots__ = ("id", "ruleset", "breadcrumb", "snippet", "text", "score", "kind", "section", "matched_via",
@@ -216,7 +217,7 @@ class SearchResults(_Record):
         import pandas as pd
 
         columns = ["id", "ruleset", "breadcrumb", "text", "score", "kind", "section", "snippet", "matched_via",
-                   "matched_heading"]
+                   "matched_heading", "listed_under"]
         rows = [{**h.to_dict(), "matched_via": "; ".join(h.matched_via)} for h in self.hits]
         return pd.DataFrame(rows, columns=columns)
 
@@ -457,7 +458,8 @@ _HIT_SQL = ("SELECT rowid, id, ruleset, breadcrumb, text, kind, section, body, h
             "FROM units WHERE rowid IN ({})")
 _FTS_HIT_SQL = ("SELECT rowid, snippet(units_fts, 1, '\ue000', '\ue001', '…', "
                 f"{SNIPPET_TOKENS}), highlight(units_fts, 0, '\ue000', '\ue001'), "
-                "highlight(units_fts, 2, '\ue000', '\ue001'), highlight(units_fts, 3, '\ue000', '\ue001') FROM units_fts "
+                "highlight(units_fts, 2, '\ue000', '\ue001'), "
+                f"snippet(units_fts, 3, '\ue000', '\ue001', '…', {SNIPPET_TOKENS}) FROM units_fts "
                 "WHERE units_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))")
 _WORD = re.compile(r"[A-Za-z0-9]+")
 
@@ -613,7 +615,7 @@ def _hits(conn: sqlite3.Connection, data: SearchData, ranked: list[tuple[float, 
             pats = _patterns(conn, data, compiled, rs)
             snippet = _mark(body, pats["all"], SNIPPET_CHARS, tokens)
             marked = _mark(_heading(trail, heading), pats["all"], 0, tokens) if u.heading_only else ""
-            listed = _mark(lead_in, pats["all"], 0, tokens) if u.heading_only and lead_in else ""
+            listed = _mark(lead_in, pats["all"], SNIPPET_CHARS, tokens) if u.heading_only and lead_in else ""
             via = _via(u, f"{body}\n{heading}\n{trail}\n{lead_in}", pats, tokens)
         if "<mark>" not in listed:
             listed = ""

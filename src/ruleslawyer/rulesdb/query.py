@@ -27,6 +27,8 @@ from .words import STOPWORDS, fold, normalize, query_tokens
 
 __all__ = ["Alt", "Part", "Group", "Compiled", "SearchData", "compile_query_text", "rows", "NEGATIONS", "FILLER"]
 
+#: Synonym keys (hits and misses) kept per database before the cache starts again.
+SYNONYM_CACHE = 20_000
 MAX_TERMS = 32
 MAX_WORDS = 64
 MAX_CORRECTIONS = 4
@@ -222,7 +224,9 @@ class SearchData:
                  keys) -> dict[tuple[int, str], list[tuple[str, tuple[str, ...], float]]]:
         """``{(content, key): [(scope, phrases, weight), ...]}`` for these stem keys (read from the
         ``synonyms`` table once and kept; the keys it lacks map to ``[]``)."""
-        wanted = set(keys) - self._synonyms.keys()
+        if len(self._synonyms) > SYNONYM_CACHE:  # a long session's distinct words: start again
+            self._synonyms.clear()
+        wanted = {k for k in keys if k not in self._synonyms}
         if wanted:
             for k in wanted:
                 self._synonyms[k] = []
