@@ -95,16 +95,16 @@ def fold(word: str) -> str:
     if word.isascii():
         return word.lower()
     decomposed = unicodedata.normalize("NFKD", word.lower())
-    kept = [c for k, c in enumerate(decomposed)
-            if not (unicodedata.combining(c) and k and _latin(decomposed, k))]
+    kept = []
+    on_latin = False  # whether the marks read now sit on a Latin letter (the letter before them)
+    for c in decomposed:  # one pass: a run of marks is judged by the letter it follows
+        if unicodedata.combining(c):
+            if on_latin:
+                continue
+        else:
+            on_latin = c.isascii()
+        kept.append(c)
     return unicodedata.normalize("NFC", "".join(kept))
-
-
-def _latin(text: str, k: int) -> bool:
-    """Whether the combining mark at ``k`` sits on a Latin letter (the letter before its marks)."""
-    while k and unicodedata.combining(text[k - 1]):
-        k -= 1
-    return k > 0 and text[k - 1].isascii()
 
 
 _STEMMER: sqlite3.Connection | None = None
