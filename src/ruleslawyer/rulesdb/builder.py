@@ -146,8 +146,16 @@ def _parser():
     from markdown_it import MarkdownIt
     from mdit_py_plugins.front_matter import front_matter_plugin
 
-    # html=False: any HTML in a source is kept as plain text (and escaped when shown).
-    return MarkdownIt("commonmark", {"html": False}).enable("table").use(front_matter_plugin)
+    # html=False: any HTML in a source is kept as plain text (and escaped when shown); blocks may nest
+    # MAX_NESTING deep (a list level is two), past which the parser would drop the rest of the file
+    # (_parse_file refuses such a file)
+    return (MarkdownIt("commonmark", {"html": False, "maxNesting": MAX_NESTING})
+            .enable("table").use(front_matter_plugin))
+
+
+#: markdown-it's nesting limit (its default is 20: nine list levels).
+MAX_NESTING = 52
+_CONTAINERS = ("bullet_list_open", "ordered_list_open", "list_item_open", "blockquote_open")
 
 
 def _inline_text(token) -> tuple[str, list[tuple[str, str]]]:
@@ -292,6 +300,12 @@ def _parse_file(path: Path, name: str, house: bool, md, doc: _Doc) -> None:
         return
     meta = _front_matter(tokens[0].content, name, house, doc)
     if meta is None:
+        return
+    limit = md.options["maxNesting"]
+    deep = next((t for t in tokens if t.type in _CONTAINERS and t.level >= limit - 2), None)
+    if deep is not None:  # the parser drops what is nested past its limit, and the rest of the file
+        doc.problems.append(f"{name}:{deep.map[0] + 1 if deep.map else 1}: lists or quotes nested more than "
+                            f"{(limit - 2) // 2} levels deep cannot be read; flatten them")
         return
     _SourceBody(name, meta, doc).walk(tokens)
 
