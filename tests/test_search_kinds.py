@@ -217,6 +217,8 @@ def test_a_common_word_in_an_idiom_does_not_win():
 @pytest.mark.parametrize("query, ruleset, answer", [
     ("what if I don't even try to parry", "mythras", "mythras/combat/the-attack-parry-exchange#11"),
     ("what if I don't even try to defend", "mastery", "mastery/combat/actions-and-reactions/defense#16"),
+    ("never even tried to parry", "mythras", "mythras/combat/the-attack-parry-exchange#11"),
+    ("won't even bother to parry", "mythras", "mythras/combat/the-attack-parry-exchange#11"),
 ])
 def test_filler_inside_a_negation_still_reaches_the_not_doing_it_rule(query, ruleset, answer):
     # "don't even try to parry" is "not parry": the filler between the negation and the verb
@@ -234,6 +236,8 @@ def test_function_words_weigh_as_filler():
     weight = {p.alts[0].words[0]: g.weight for g in groups if not g.bonus for p in g.parts[:1]}
     for word in ("causes", "rather", "everyone"):
         assert weight[word] < weight["fumble"] / 2, word
+    # and filler is never "corrected" into a rules word ("tries" is not a misspelt "ties")
+    assert not any(n.startswith("spelling") for n in search("never tries to parry", ruleset="mastery").expansions)
 
 
 @pytest.mark.parametrize("query", ["failed the surprise roll when combat begins, now what",

@@ -63,6 +63,7 @@ allowed let lets ok okay kind sort lot stuff while there here now again already 
 come comes coming came through into onto across around about under toward towards during yet
 number amount
 cause causes caused than rather whether very some such those everyone everybody anyone anybody
+tries tried bother bothers bothered
 fighter fighters hero heroes orc orcs goblin goblins troll trolls bandit bandits ogre ogres wizard wizards
 mage mages rogue rogues thief thieves cleric clerics warrior warriors barbarian barbarians monster monsters
 villain villains mook mooks minion minions boss dude buddy friend friends party
@@ -450,8 +451,8 @@ def _misspelt(c: _Compiler, toks) -> dict[int, str]:
     out: dict[int, str] = {}
     for i, (_tok, parts, prefix) in enumerate(toks):
         low = parts[0] if len(parts) == 1 else ""
-        if (not prefix and low not in c.known and len(low) >= 4 and low.isascii() and low.isalpha()
-                and len(out) < MAX_CORRECTIONS):
+        if (not prefix and low not in c.known and low not in FILLER and len(low) >= 4 and low.isascii()
+                and low.isalpha() and len(out) < MAX_CORRECTIONS):
             fix = _correct(low, c)
             if fix:
                 out[i] = fix
@@ -470,7 +471,7 @@ def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
         if not prefix and len(parts) == 1:
             alts += c.variants(c.stem(low))
         weight_words = parts
-        if (not prefix and len(parts) == 1 and low not in c.known and len(low) >= 4
+        if (not prefix and len(parts) == 1 and low not in c.known and low not in FILLER and len(low) >= 4
                 and low.isascii() and low.isalpha() and corrections < MAX_CORRECTIONS):
             corrections += 1
             fix = _correct(low, c)
