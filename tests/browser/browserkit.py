@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -43,7 +44,20 @@ def shot(page, name: str, full_page: bool = False) -> None:
 
 
 def free_port() -> int:
-    """A free TCP port on 127.0.0.1."""
+    """A free TCP port on 127.0.0.1, drawn at random from below the system's ephemeral range: between
+    this check and the server binding it, a kernel or client binding port 0 (which takes ephemeral
+    ports) cannot take it ("The port ... is already in use" from a server started with no retries)."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 0
+    for port in (random.randrange(10_000, low) for _ in range(50)) if low > 11_000 else ():
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
