@@ -111,6 +111,7 @@ if LoadScopeScheduling is not None:
         def _split_scope(self, nodeid: str) -> str:
             return scope_of(nodeid)
 
+    @pytest.hookimpl(optionalhook=True)  # `pytest -p no:xdist` runs without the hook
     def pytest_xdist_make_scheduler(config, log):
         if config.getvalue("dist") == "loadfile":
             return FileScheduling(config, log)
