@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from ruleslawyer.rulesdb import open_rules, search
+from _coverage import top_three, unit_ids
+from ruleslawyer.rulesdb import open_rules
 
 RULES = open_rules()
 
@@ -189,11 +190,11 @@ QUESTIONS = [
 
 @pytest.mark.parametrize(("question", "answers"), QUESTIONS, ids=[q for q, _ in QUESTIONS])
 def test_an_answering_unit_is_in_the_first_three(question, answers):
-    top = [h.id for h in search(question, ruleset="darkmaster", limit=3, rules=RULES)]
+    top = top_three(question, "darkmaster", RULES)
     assert set(top) & set(answers), (question, top)
 
 
 def test_every_expected_unit_exists():
-    conn = RULES.connection()
-    known = {row[0] for row in conn.execute("SELECT id FROM units WHERE ruleset = 'darkmaster'")}
+    units, headings = unit_ids(RULES, "darkmaster")
+    known = units | headings
     assert not {a for _, answers in QUESTIONS for a in answers} - known

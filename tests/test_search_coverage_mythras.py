@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from ruleslawyer.rulesdb import open_rules, search
+from _coverage import answers as case_answers, question as case_question, top_three, unit_ids
+from ruleslawyer.rulesdb import open_rules
 
 RULES = open_rules()
 
@@ -192,29 +193,16 @@ QUESTIONS = [
 ]
 
 
-def _question(case):
-    return case.values[0] if hasattr(case, "values") else case[0]
-
-
-@pytest.mark.parametrize("question, answers", QUESTIONS, ids=[_question(c) for c in QUESTIONS])
+@pytest.mark.parametrize("question, answers", QUESTIONS, ids=[case_question(c) for c in QUESTIONS])
 def test_an_answering_unit_is_in_the_top_three(question, answers):
-    top = [h.id for h in search(question, ruleset="mythras", limit=3, rules=RULES)]
+    top = top_three(question, "mythras", RULES)
     assert set(top) & set(answers), f"{question!r}: top 3 {top}, expected one of {answers}"
 
 
 def test_every_section_with_rules_of_its_own_has_a_question():
-    import sqlite3
-
-    conn = sqlite3.connect(RULES.ensure())
-    try:
-        units = [uid for (uid,) in conn.execute(
-            "SELECT id FROM units WHERE ruleset = 'mythras' AND kind != 'heading'")]
-        headings = {uid for (uid,) in conn.execute(
-            "SELECT id FROM units WHERE ruleset = 'mythras' AND kind = 'heading'")}
-    finally:
-        conn.close()
+    units, headings = unit_ids(RULES, "mythras")
     sections = {uid.split("#")[0] for uid in units} - {"mythras/supplement"}  # the supplement's foreword
-    answers = {a for c in QUESTIONS for a in (c.values[1] if hasattr(c, "values") else c[1])}
+    answers = {a for c in QUESTIONS for a in case_answers(c)}
     assert answers <= set(units) | headings, answers - set(units) - headings
     assert sections - {a.split("#")[0] for a in answers} == set()
     assert 60 <= len(QUESTIONS) <= 120
