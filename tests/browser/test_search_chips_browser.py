@@ -1,7 +1,8 @@
 """The app as a new user meets it, in a real browser (Voila, as `ruleslawyer app` serves it): a
 suggestion chip replaces the word it completes and says what it is, the no-results hint speaks of the
 panel, the contents are readable and take the hits' place, a new ruleset clears another ruleset's rule,
-one title, and the tab bar on one row at 1280 px (fixtures in conftest.py)."""
+one title, the tab bar on one row at 1280 px, and a list item naming the sentence that introduces its
+list (fixtures in conftest.py)."""
 
 from __future__ import annotations
 
@@ -62,6 +63,23 @@ def test_the_no_results_hint_speaks_of_the_panel(voila_page):
                            ".includes('xylophone')")
     text = status.inner_text()
     assert "ruleslawyer" not in text and "Contents" in text and "Tables tab" in text and "Glossary tab" in text
+
+
+def test_a_list_item_shows_the_sentence_introducing_its_list(voila_page):
+    # "Movement: Move up to your movement speed" holds neither word of "basic actions": the hit says
+    # it is in the list under "All basic actions cost 1 AP:", the words marked, and it is on screen
+    page = voila_page
+    panel = _panel(page)
+    panel.locator(".rl-query input").fill("basic actions")
+    item = panel.locator('.rl-hit-id[data-rule-id="mastery/combat/action-points/action-costs#2"]')
+    item.wait_for(state="visible")
+    listed = panel.locator(".rl-hit-heading", has_text="in the list under:").first
+    listed.wait_for(state="visible")
+    assert listed.inner_text().strip() == "in the list under: All basic actions cost 1 AP:"
+    assert listed.locator("mark").all_inner_texts() == ["basic", "actions"]
+    box = listed.bounding_box()
+    assert box and box["width"] > 0 and box["height"] > 0
+    shot(page, "search-listed-under")
 
 
 def test_contents_are_readable_and_take_the_hits_place(voila_page):
