@@ -188,3 +188,16 @@ def use_script(panel, script: str) -> None:
     box.fill(script)
     box.press("Tab")
     panel.page.wait_for_timeout(150)
+
+
+def eventually(check, timeout: float = 10.0, interval: float = 0.05):
+    """Run ``check`` (a function that asserts) until it passes or ``timeout`` seconds go by, then once more
+    to raise its own error. Each widget draws in its own turn, so a value read right after waiting on another
+    widget may still be the old one; this reads it until it settles. Returns what ``check`` returns."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            return check()
+        except AssertionError:
+            time.sleep(interval)
+    return check()

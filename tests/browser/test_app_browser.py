@@ -160,14 +160,20 @@ def test_seeded_trauma_roll_shows_the_expected_row(app_page):
         page.wait_for_timeout(50)  # let the new seed reach the kernel before the click
         t = timed_click(page, ".rl-trauma-panel button.rl-replay", f'.rl-trauma-panel .rl-outcome[data-roll="{face}"]')
         LATENCIES[f"{page.kind}: trauma roll -> row"].append(t)
+    # the status line is its own widget and may draw after the outcome: wait for it to name seed 7 too,
+    # so the Roll clicks below never read a status left from an earlier replay
+    page.wait_for_function("() => { const e = document.querySelector('.rl-trauma-panel .rl-seed-used');"
+                           " return e && e.innerText === '7'; }")
     assert panel.locator(".rl-sheet-list li").all_inner_texts() == ["42: Skull Fracture"]
     # Roll Trauma twice: two fresh seeds, each shown in the seed box and the status line, and each the
     # seed of the d100 shown (random.Random(seed).randint(1, 100))
     seeds = ["7"]
     for _ in range(2):
         panel.locator("button.rl-roll").click()
+        # a fresh seed in the status line and the same seed in the seed box (two widgets, drawn in turn)
         page.wait_for_function("s => { const e = document.querySelector('.rl-trauma-panel .rl-seed-used');"
-                               " return e && e.innerText !== s; }", arg=seeds[-1])
+                               " const i = document.querySelector('.rl-trauma-panel .rl-seed input');"
+                               " return e && i && e.innerText !== s && i.value === e.innerText; }", arg=seeds[-1])
         seeds.append(panel.locator(".rl-seed-used").inner_text())
         assert panel.locator(".rl-seed input").input_value() == seeds[-1]
         face = random.Random(int(seeds[-1])).randint(1, 100)

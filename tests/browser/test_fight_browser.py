@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from browserkit import CLIPPED_JS, CONTRAST_JS, resized, shot, tab
+from browserkit import CLIPPED_JS, CONTRAST_JS, eventually, resized, shot, tab
 
 PUNCTURED_LUNG = "mastery/combat/wounds-injuries-and-trauma/trauma-table#21"
 WCAG_AA = 4.5
@@ -29,6 +29,10 @@ def resolve(panel, rnd: int) -> None:
     panel.locator(f'.rl-output .rl-outcome[data-round="{rnd}"]').wait_for(state="visible")
 
 
+def _health_is(panel, name: str, health: str) -> None:
+    assert panel.locator(f'.rl-fighter[data-combatant="{name}"] .rl-health').get_attribute("data-health") == health
+
+
 def test_rounds_resolve_the_cards_follow_and_a_log_citation_opens_its_rule(app_page):
     # examples/mastery/fight-duel.json, scripted: after round 3 the Brute is at 0 health (7 -> 5 -> 1 -> 0)
     # and has a Trauma, d100 16 Punctured Lung; Aldric at 1 of 10 (tests/test_widgets_fight.py works it by hand).
@@ -39,9 +43,12 @@ def test_rounds_resolve_the_cards_follow_and_a_log_citation_opens_its_rule(app_p
     for rnd in (1, 2, 3):
         resolve(panel, rnd)
     brute = panel.locator('.rl-fighter[data-combatant="Brute"]')
-    assert brute.locator(".rl-health").get_attribute("data-health") == "0"
-    assert "Traumas: 16: Punctured Lung" in brute.locator(".rl-lasting").inner_text()
-    assert panel.locator('.rl-fighter[data-combatant="Aldric"] .rl-health').get_attribute("data-health") == "1"
+
+    def cards_after_round_3():  # the cards are a widget of their own, drawn after the outcome
+        assert brute.locator(".rl-health").get_attribute("data-health") == "0"
+        assert "Traumas: 16: Punctured Lung" in brute.locator(".rl-lasting").inner_text()
+        assert panel.locator('.rl-fighter[data-combatant="Aldric"] .rl-health').get_attribute("data-health") == "1"
+    eventually(cards_after_round_3)
     cite = panel.locator(f'.rl-output details.rl-citation:has(a[data-rule-id="{PUNCTURED_LUNG}"])').first
     quote = cite.locator("blockquote.rl-quote")
     assert not quote.is_visible()  # closed until the citation is clicked
@@ -54,10 +61,13 @@ def test_rounds_resolve_the_cards_follow_and_a_log_citation_opens_its_rule(app_p
     shot(page, "fight-round-3")
     panel.locator("button.rl-undo").click()
     panel.locator('.rl-output .rl-outcome[data-round="2"]').wait_for(state="visible")
-    assert panel.locator('.rl-fighter[data-combatant="Brute"] .rl-health').get_attribute("data-health") == "1"
     brute_box = panel.locator(".rl-declare textarea").nth(1)  # round 3's declarations back in the boxes
-    assert json.loads(brute_box.input_value()) == {"actions": [{"action": "attack", "target": "Aldric"}] * 2}
-    assert "trauma: 16" in panel.locator(".rl-script input").input_value()  # round 3's dice back in the box
+
+    def undone():  # the cards, the boxes and the script box are widgets of their own, each drawn in turn
+        assert panel.locator('.rl-fighter[data-combatant="Brute"] .rl-health').get_attribute("data-health") == "1"
+        assert json.loads(brute_box.input_value()) == {"actions": [{"action": "attack", "target": "Aldric"}] * 2}
+        assert "trauma: 16" in panel.locator(".rl-script input").input_value()  # round 3's dice back in the box
+    eventually(undone)
 
 
 def test_a_refused_declaration_is_a_message_and_loses_nothing(app_page):
@@ -81,7 +91,7 @@ def test_a_refused_declaration_is_a_message_and_loses_nothing(app_page):
     box.press("Tab")
     page.wait_for_timeout(150)
     resolve(panel, 2)
-    assert panel.locator('.rl-fighter[data-combatant="Brute"] .rl-health').get_attribute("data-health") == "1"
+    eventually(lambda: _health_is(panel, "Brute", "1"))
 
 
 def test_the_handout_exports_the_log_with_the_rules_quoted(app_page):

@@ -389,10 +389,10 @@ class PanelFrame:
         result line ``summary`` (plain text, escaped here) when one is given."""
         self.summary = summary or ""
         lead = result_html(summary) if summary else ""
+        if status is not None:  # first, so the status line never trails the result it describes
+            self.status.value = status
         self.output.value = self._good_output = f'<div class="rl-body">{lead}{fragment}</div>'
         self.error = None
-        if status is not None:
-            self.status.value = status
 
     def show_trace(self, step: Step, *, header: str = "", footer: str = "", status: str | None = None,
                    summary: str | None = None, explain_open: bool = False) -> None:
