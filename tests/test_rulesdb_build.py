@@ -281,3 +281,30 @@ def test_two_tables_in_one_section_get_their_names_in_the_title(tmp_path):
     build(target, house_rules=house)
     titles = {t.id: t.title for t in rulesdb.list_tables("house", db=target)}
     assert titles == {"house/extras/tables/coins": "Loot — coins", "house/extras/tables/gems": "Loot — gems"}
+
+
+def test_a_rebuild_parses_again_only_the_files_that_changed_and_gives_the_same_database(tmp_path, monkeypatch):
+    from markdown_it import MarkdownIt
+
+    house = tmp_path / "house"
+    write(house, "a.md", "# House Rules\n\n## Alpha\n\nFirst wording.\n")
+    write(house, "b.md", "# More House Rules\n\n## Beta\n\nUnchanged wording.\n", chapter="more")
+    build(tmp_path / "one.db", house_rules=house)  # every file parsed (or found parsed earlier)
+    parsed = []
+    real = MarkdownIt.parse
+    monkeypatch.setattr(MarkdownIt, "parse", lambda self, text, env=None: parsed.append(text) or real(self, text, env))
+    write(house, "a.md", "# House Rules\n\n## Alpha\n\nSecond wording.\n")
+    build(tmp_path / "two.db", house_rules=house)
+    assert len(parsed) == 1 and "Second wording." in parsed[0]  # the edited file only
+    assert rulesdb.search("second wording", db=tmp_path / "two.db")[0].id == "house/extras/alpha#1"
+    assert rulesdb.search("unchanged wording", db=tmp_path / "two.db")[0].id == "house/more/beta#1"
+    # the same database as a build that parses everything afresh
+    monkeypatch.setattr(build_mod, "_PARSED", {})
+    build(tmp_path / "three.db", house_rules=house)
+    assert len(parsed) == 1 + len(list(build_mod.SOURCES_DIR.glob("*/*.md"))) + 2
+
+    def rows(path):
+        with sqlite3.connect(path) as conn:
+            return [conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
+                    for t in ("units", "synonyms", "words", "glossary")]
+    assert rows(tmp_path / "two.db") == rows(tmp_path / "three.db")

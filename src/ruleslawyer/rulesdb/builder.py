@@ -12,10 +12,12 @@ The format of the sources is described in ``rulesdb/README.md``.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 import re
 import sqlite3
+import threading
 import time
 import unicodedata
 from collections.abc import Callable
@@ -290,11 +292,38 @@ def _parse_range(cell: str, sides: int) -> tuple[int, int] | None:
     return low, high
 
 
+#: The token lists of source texts parsed lately in this process, by the text's digest and the nesting
+#: limit: a rebuild (a changed house rule, a second database) parses again only the files that changed.
+#: The walk only reads tokens. Texts over ``_PARSED_TEXT_MAX`` characters are not kept (their tokens
+#: would hold hundreds of megabytes); at most ``_PARSED_MAX`` lists, the oldest dropped first.
+_PARSED: dict[tuple[bytes, int], list] = {}
+_PARSED_MAX = 64
+_PARSED_TEXT_MAX = 1_000_000
+_PARSED_LOCK = threading.Lock()
+
+
+def _tokens(md, text: str) -> list:
+    """``md.parse(text)``, from :data:`_PARSED` when this text was parsed lately with the same limit."""
+    if len(text) > _PARSED_TEXT_MAX:
+        return md.parse(text)
+    key = (hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest(),
+           md.options["maxNesting"])
+    with _PARSED_LOCK:
+        tokens = _PARSED.get(key)
+    if tokens is None:
+        tokens = md.parse(text)
+        with _PARSED_LOCK:
+            while len(_PARSED) >= _PARSED_MAX:
+                del _PARSED[next(iter(_PARSED))]
+            _PARSED[key] = tokens
+    return tokens
+
+
 def _parse_file(path: Path, name: str, house: bool, md, doc: _Doc) -> None:
     """Parse source ``name`` into ``doc`` (format: rulesdb/README.md): its front matter, then its
     body's tokens; every fault is a ``name:line`` problem added to ``doc``."""
     text = read_source(path, name).decode("utf-8")  # at most limits.SOURCE_FILE_BYTES
-    tokens = md.parse(text)
+    tokens = _tokens(md, text)
     if not tokens or tokens[0].type != "front_matter":
         doc.problems.append(f"{name}:1: missing front matter (--- ruleset/chapter/title ---)")
         return

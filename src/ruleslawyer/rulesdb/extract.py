@@ -26,6 +26,8 @@ Everything here is deterministic: rows are inserted sorted.
 
 from __future__ import annotations
 
+import functools
+
 import json
 import re
 import sqlite3
@@ -318,12 +320,27 @@ def _write_synonyms(conn: sqlite3.Connection, stems: dict[str, str]) -> None:
     phrase as Porter stems (and again without its question words, for keys of two or more content
     words: "order of the phases" meets "order of phases") with the book phrases it expands to and
     its weight; and scope ``=``: the rules' own -ly words the stemmer keeps apart from their base word."""
+    from .synonyms import _load
+
+    rows = dict(_synonym_rows(_load()))
+    for key, words in _variants(conn, stems).items():
+        rows[("=", 0, key)] = (tuple(words), 1.0)
+    conn.executemany("INSERT INTO synonyms (scope, content, key, phrases, weight) VALUES (?, ?, ?, ?, ?)",
+                     [(*k, "\t".join(v), w) for k, (v, w) in sorted(rows.items())])
+
+
+@functools.lru_cache(maxsize=2)
+def _synonym_rows(entries) -> tuple[tuple[tuple[str, int, str], tuple[tuple[str, ...], float]], ...]:
+    """The scoped rows of ``synonyms`` for the synonym data ``entries`` (``synonyms._load()``, the
+    cache key): they depend on the data alone (a word's Porter stem is the word's own), so a process
+    building several databases computes them once."""
     from .synonyms import COMMON, phrase_table, synonym_files, term_weights
 
     scoped = [("", phrase_table(COMMON), term_weights(COMMON))]
     for ruleset, _path in synonym_files():
         if ruleset is not None:
             scoped.append((ruleset, phrase_table("=" + ruleset), term_weights("=" + ruleset)))
+    stems = porter_stems({w for _scope, table, _weights in scoped for key in table for w in key})
     rows: dict[tuple[str, int, str], tuple[list[str], float]] = {}
     for scope, table, weights in scoped:
         for key, phrases in table.items():
@@ -335,10 +352,7 @@ def _write_synonyms(conn: sqlite3.Connection, stems: dict[str, str]) -> None:
                 got = rows.setdefault((scope, content, " ".join(stems.get(w, w) for w in words)), ([], 1.0))
                 got[0].extend(p for p in phrases if p not in got[0])
                 rows[(scope, content, " ".join(stems.get(w, w) for w in words))] = (got[0], min(got[1], weights[key]))
-    for key, words in _variants(conn, stems).items():
-        rows[("=", 0, key)] = (words, 1.0)
-    conn.executemany("INSERT INTO synonyms (scope, content, key, phrases, weight) VALUES (?, ?, ?, ?, ?)",
-                     [(*k, "\t".join(v), w) for k, (v, w) in sorted(rows.items())])
+    return tuple((k, (tuple(v), w)) for k, (v, w) in rows.items())
 
 
 def _variants(conn: sqlite3.Connection, stems: dict[str, str]) -> dict[str, list[str]]:
