@@ -293,9 +293,10 @@ def test_a_rebuild_parses_again_only_the_files_that_changed_and_gives_the_same_d
     parsed = []
     real = MarkdownIt.parse
     monkeypatch.setattr(MarkdownIt, "parse", lambda self, text, env=None: parsed.append(text) or real(self, text, env))
-    write(house, "a.md", "# House Rules\n\n## Alpha\n\nSecond wording.\n")
+    edited = f"Second wording, edited in {tmp_path.name}."  # a text no other test has had parsed
+    write(house, "a.md", f"# House Rules\n\n## Alpha\n\n{edited}\n")
     build(tmp_path / "two.db", house_rules=house)
-    assert len(parsed) == 1 and "Second wording." in parsed[0]  # the edited file only
+    assert len(parsed) == 1 and edited in parsed[0]  # the edited file only
     assert rulesdb.search("second wording", db=tmp_path / "two.db")[0].id == "house/extras/alpha#1"
     assert rulesdb.search("unchanged wording", db=tmp_path / "two.db")[0].id == "house/more/beta#1"
     # the same database as a build that parses everything afresh
