@@ -118,7 +118,8 @@ SETS = (("heldout", "held-out half: nobody tunes on it (the goal: Recall@3 >= 0.
         ("validation", "validation set: accepts or rejects a tuning change by these figures only"),
         ("tuning", "tuning half"),
         ("tuning2", "second tuning set"),
-        ("tuning3", "third tuning set"))
+        ("tuning3", "third tuning set"),
+        ("tuning4", "fourth tuning set"))
 
 
 def markdown(rules) -> list[str]:
