@@ -180,3 +180,21 @@ def test_an_empty_ruleset_name_is_an_error_not_an_empty_listing(capsys):
     assert main(["rulings", "--ruleset", ""]) == 1
     err = capsys.readouterr().err
     _one_error_line(err, "ruleset: no rulings for ''; rulesets with rulings: ")
+
+
+def test_the_shared_parser_keeps_nothing_from_one_command_line_to_the_next():
+    # build_parser() is built once per process and shared: a parse (or a refused one) leaves it as it was
+    import contextlib
+    import io
+
+    from ruleslawyer.cli import build_parser
+
+    parser = build_parser()
+    assert build_parser() is parser
+    first = vars(parser.parse_args(["--db", "/nowhere/a.db", "search", "parry", "--ruleset", "mythras", "--json"]))
+    with contextlib.redirect_stderr(io.StringIO()), pytest.raises(SystemExit):
+        parser.parse_args(["search", "--limit", "many", "parry"])
+    second = vars(parser.parse_args(["search", "parry"]))
+    assert first["db"] == "/nowhere/a.db" and second["db"] is None
+    assert first["ruleset"] == "mythras" and second["ruleset"] != "mythras"
+    assert first["json"] is True and second["json"] is False

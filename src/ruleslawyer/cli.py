@@ -10,6 +10,7 @@ exits 1; ``RULESLAWYER_DEBUG=1`` shows its traceback.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import sys
 from collections.abc import Sequence
@@ -54,7 +55,13 @@ _GLOBAL_OPTIONS_WITH_VALUE = ("--db", "--house-rules")
 
 def build_parser(modules: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser with the subcommands of ``modules`` (dotted module names; default: every
-    command module, :func:`command_modules`)."""
+    command module, :func:`command_modules`). Built once per set of modules in a process (about 9 ms
+    for the full parser) and shared: parsing leaves it as it was."""
+    return _parser(tuple(command_modules() if modules is None else modules))
+
+
+@functools.lru_cache(maxsize=16)
+def _parser(modules: tuple[str, ...]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ruleslawyer",
         description="Search the combat rules of Mastery, Mythras and Against the Darkmaster, roll on "
@@ -64,7 +71,7 @@ def build_parser(modules: Sequence[str] | None = None) -> argparse.ArgumentParse
                         help="folder of house-rules Markdown to build in (default: $RULESLAWYER_HOUSE_RULES)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in command_modules() if modules is None else modules:
+    for name in modules:
         importlib.import_module(name).register(sub)
     return parser
 
