@@ -41,6 +41,7 @@ print(searches, failures)
 
 WORKERS = 8
 CHANGES = 16  # every fourth deletes the file, the others replace it (another process's rebuild landing)
+CHANGE_EVERY_S = 0.15  # about one rebuild: a deletion's rebuild may still be landing as the next change comes
 
 
 def test_eight_processes_searching_while_the_file_is_deleted_and_replaced_all_succeed(tmp_path):
@@ -65,8 +66,8 @@ def test_eight_processes_searching_while_the_file_is_deleted_and_replaced_all_su
                 os.replace(folder / "replacement", path)
             else:
                 path.unlink(missing_ok=True)
-            time.sleep(0.3)
-        time.sleep(1.0)
+            time.sleep(CHANGE_EVERY_S)
+        time.sleep(3 * CHANGE_EVERY_S)
     finally:
         stop.touch()
     results = [p.communicate(timeout=120) for p in procs]
