@@ -50,7 +50,9 @@ def toy_env(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("toy")
     site = tmp / "site"
     src = shutil.copytree(TOY, tmp / "toy_ruleset")  # pip writes build/ and *.egg-info beside the sources
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+    # --no-build-isolation: built with this environment's setuptools (the test group's), not one pip
+    # installs into a fresh build environment first (a second or more of the test)
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
                     "--target", str(site), str(src)], check=True, capture_output=True, timeout=300)
     env = {**os.environ, "PYTHONPATH": str(site), "RULESLAWYER_DB": str(tmp / "rules.db")}
     return env
