@@ -471,3 +471,32 @@ def test_saying_who_you_go_after_reaches_the_darkmaster_declaration(query):
 @pytest.mark.parametrize("query", ["can I slow down my spell", "chant an incantation slower"])
 def test_slowing_a_spell_reaches_casting_it_slower_without_a_miscast(query):
     assert "mastery/combat/actions-and-reactions/casting#6" in ids(query, "mastery")
+
+
+@pytest.mark.parametrize("query, ruleset, answer", [
+    ("d12", "mythras", "mythras/supplement/damage-modifier#12"),   # the rules: "+1d12"
+    ("d20", "mythras", "mythras/combat/the-attack-parry-exchange#5"),  # "roll Hit Location (1d20)"
+    ("what do I roll on the d6 for sides", "mastery", "mastery/combat/combat-flow#12"),   # "Roll 1d6"
+    ("what happens on a 1d100 roll of 96 or more", "darkmaster", "darkmaster/supplement/rolls#4"),  # rules: "d100"
+    ("1d100 skill roll", "mythras", "mythras/supplement/skill-rolls#3"),
+])
+def test_one_die_written_dn_or_1dn_is_the_same_die(query, ruleset, answer):
+    assert answer in ids(query, ruleset)
+
+
+def test_the_build_pairs_dn_with_1dn_both_ways(tmp_path):
+    rules = open_rules(tmp_path / "rules.db")
+    build(tmp_path / "rules.db")
+    conn = rules.connection()
+    pairs = dict(conn.execute("SELECT key, phrases FROM synonyms WHERE scope = '='").fetchall())
+    assert "1d6" in pairs["d6"].split("\t") and "d100" in pairs["1d100"].split("\t")
+
+
+@pytest.mark.parametrize("query, ruleset, answer", [
+    ("riposte after a successful parry", "mastery",
+     "mastery/combat/actions-and-reactions/triggered-reactions-all-cost-1-ap#1"),
+    ("which d6 result means players go first", "mastery", "mastery/combat/combat-flow#12"),
+])
+def test_after_and_means_weigh_as_filler(query, ruleset, answer):
+    # "after" and "means" are not the topic: "After the spell is cast" and "Days' rest means" no longer lead
+    assert ids(query, ruleset, 1) == [answer]

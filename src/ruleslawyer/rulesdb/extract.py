@@ -355,11 +355,16 @@ def _synonym_rows(entries) -> tuple[tuple[tuple[str, int, str], tuple[tuple[str,
     return tuple((k, (tuple(v), w)) for k, (v, w) in rows.items())
 
 
+#: One die of N sides, written "dN" or "1dN" (a query's "d6" meets the rules' "Roll 1d6").
+_ONE_DIE = re.compile(r"(1?)d(\d{1,4})")
+
+
 def _variants(conn: sqlite3.Connection, stems: dict[str, str]) -> dict[str, list[str]]:
     """Words of the rules the Porter stemmer does not bring together with a word a GM may type, by
     that word's stem: "successfully" (stem successfulli) for "successful" (success), "automatically"
-    for "automatic", and the forms of common.json ("fell" for "fall", "knives" for "knife"). A query
-    word matches them as if typed (scope ``=`` of ``synonyms``)."""
+    for "automatic", the forms of common.json ("fell" for "fall", "knives" for "knife"), and one die
+    written two ways ("1d6" for "d6" and back). A query word matches them as if typed (scope ``=`` of
+    ``synonyms``)."""
     from .synonyms import word_forms
 
     held = {w for (w,) in conn.execute("SELECT word FROM words WHERE docs > 0")}
@@ -370,6 +375,13 @@ def _variants(conn: sqlite3.Connection, stems: dict[str, str]) -> dict[str, list
         for base in bases:
             key = found.get(base)
             if key and len(base) > 3 and key != stems.get(word):
+                out.setdefault(key, []).append(word)
+    for word in sorted(held):  # one die written two ways: "d6" and "1d6"
+        die = _ONE_DIE.fullmatch(word)
+        if die:
+            other = ("d" if die.group(1) else "1d") + die.group(2)
+            key = stems.get(other, other)
+            if word not in out.get(key, []):
                 out.setdefault(key, []).append(word)
     for forms in word_forms():
         for word in forms:

@@ -63,7 +63,7 @@ allowed let lets ok okay kind sort lot stuff while there here now again already 
 come comes coming came through into onto across around about under toward towards during yet
 number amount
 cause causes caused than rather whether very some such those everyone everybody anyone anybody
-tries tried bother bothers bothered vs versus
+tries tried bother bothers bothered vs versus mean means meaning after
 fighter fighters hero heroes orc orcs goblin goblins troll trolls bandit bandits ogre ogres wizard wizards
 mage mages rogue rogues thief thieves cleric clerics warrior warriors barbarian barbarians monster monsters
 villain villains mook mooks minion minions boss dude buddy friend friends party
