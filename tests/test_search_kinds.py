@@ -500,3 +500,31 @@ def test_the_build_pairs_dn_with_1dn_both_ways(tmp_path):
 def test_after_and_means_weigh_as_filler(query, ruleset, answer):
     # "after" and "means" are not the topic: "After the spell is cast" and "Days' rest means" no longer lead
     assert ids(query, ruleset, 1) == [answer]
+
+
+def _alternatives(query, ruleset):
+    from ruleslawyer.rulesdb.fulltext import _compiled, _data
+
+    conn, data = _data(open_rules())
+    return [(g, a) for g in _compiled(query, ruleset, conn, data).groups for p in g.parts for a in p.alts]
+
+
+@pytest.mark.parametrize("query, corrected, variant", [
+    ("counter atack after a succesful defense", "successful", "successfully"),
+    ("succesful defense then hit back", "successful", "successfully"),
+])
+def test_a_corrected_word_brings_its_other_forms_too(query, corrected, variant):
+    # the rules say "successfully"/"automatically": a typed "successful" reaches them as a variant,
+    # and so must a misspelt word once corrected
+    words = {a.words for _g, a in _alternatives(query, "mastery")}
+    assert (variant,) in words
+
+
+@pytest.mark.parametrize("query", ["what do we roll to see if players or monsters go first",
+                                   "party or monsters, who acts first"])
+def test_a_gm_phrase_of_cast_words_named_by_the_synonyms_is_not_filler(query):
+    # "players", "party" and "monsters" are filler one by one, but "players or monsters" names side initiative
+    assert ids(query, "mastery", 1) == ["mastery/combat/combat-flow#12"]
+    side = [g for g, a in _alternatives(query, "mastery") if "side goes first" in " ".join(a.words)]
+    others = [g.weight for g, a in _alternatives(query, "mastery") if a.words in {("roll",), ("see",)}]
+    assert side and all(side[0].weight > w for w in others)

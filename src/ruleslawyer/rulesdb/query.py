@@ -63,7 +63,7 @@ allowed let lets ok okay kind sort lot stuff while there here now again already 
 come comes coming came through into onto across around about under toward towards during yet
 number amount
 cause causes caused than rather whether very some such those everyone everybody anyone anybody
-tries tried bother bothers bothered vs versus mean means meaning after
+tries tried bother bothers bothered vs versus mean means meaning after see
 fighter fighters hero heroes orc orcs goblin goblins troll trolls bandit bandits ogre ogres wizard wizards
 mage mages rogue rogues thief thieves cleric clerics warrior warriors barbarian barbarians monster monsters
 villain villains mook mooks minion minions boss dude buddy friend friends party
@@ -324,8 +324,11 @@ class _Compiler:
         stems = tuple(self.stem(w) for w in (flat[:-1] if prefix else flat))
         return Alt(fts, stems, scope, note, flat, flat[-1] if prefix else None, factor)
 
-    def group(self, alts: list[Alt | None], weight_words: list[str], scale: float = 1.0) -> Group | None:
-        """A group from its alternatives (typed first), one :class:`Part` per ``MATCH`` to run."""
+    def group(self, alts: list[Alt | None], weight_words: list[str], scale: float = 1.0,
+              keyed: bool = False) -> Group | None:
+        """A group from its alternatives (typed first), one :class:`Part` per ``MATCH`` to run; a group
+        of filler words weighs ``FILLER_WEIGHT`` of its idf, unless ``keyed`` (a GM phrase of two or more
+        words that the synonym data names: "players or monsters" is not two cast words but a rule)."""
         seen: dict[tuple[str, str | None], Alt] = {}
         for a in alts:
             if a is not None:
@@ -344,7 +347,7 @@ class _Compiler:
                               self.data.sections(self.conn, [" ".join(a.words) for a in members if not a.prefix])))
         words = list(weight_words) + [w for a in seen.values() if a.note for w in a.words]
         weight = self.idf(words) ** IDF_POWER
-        if weight_words and all(w in FILLER for w in weight_words):
+        if weight_words and not keyed and all(w in FILLER for w in weight_words):
             weight *= FILLER_WEIGHT
         return Group(tuple(parts), weight * scale)
 
@@ -437,7 +440,7 @@ def _spans(c: _Compiler, toks, used: list[bool], pending: list, fixed: dict[int,
                        else c.alt(words, **how))
                 typed_stems = {" ".join(c.stem(w) for w in words), " ".join(c.stem(w) for w in meant)}
                 syn = [a for a in syn if a is not None and " ".join(a.stems) not in typed_stems]
-                g = c.group([own, *syn], [w for w in words if not _stop(w)] or words, scale)
+                g = c.group([own, *syn], [w for w in words if not _stop(w)] or words, scale, keyed=len(meant) > 1)
                 if g:
                     for i in range(span[0], span[-1] + 1):
                         used[i] = True
@@ -478,6 +481,8 @@ def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
             if fix:
                 c.fixes[low] = fix
                 alts.append(c.alt([fix], note=f"spelling: {tok} → {fix}", factor=SPELLING_FACTOR))
+                alts += [c.alt(list(v.words), note=f"spelling: {tok} → {fix}", factor=SPELLING_FACTOR)
+                         for v in c.variants(c.stem(fix)) if v is not None]  # "succesful": successfully too
                 weight_words = [fix]
         g = c.group(alts, weight_words)
         if g:
