@@ -198,3 +198,23 @@ def test_the_shared_parser_keeps_nothing_from_one_command_line_to_the_next():
     assert first["db"] == "/nowhere/a.db" and second["db"] is None
     assert first["ruleset"] == "mythras" and second["ruleset"] != "mythras"
     assert first["json"] is True and second["json"] is False
+
+
+def test_db_and_house_rules_may_follow_the_command_name(tmp_path, capsys):
+    # a GM types `ruleslawyer search parry --db X`; it used to exit 2 ("unrecognized arguments")
+    house = tmp_path / "house"
+    house.mkdir()
+    (house / "table.md").write_text(
+        "---\nruleset: house\nruleset_title: House\nchapter: extras\ntitle: House Rules\nkind: house-rules\n"
+        "provenance: a test\n---\n# House Rules\n\n## Snacks\n\nThe GM provides the snacks.\n", encoding="utf-8")
+    after = tmp_path / "after.db"
+    assert main(["search", "snacks", "--db", str(after), "--house-rules", str(house), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["hits"][0]["id"] == "house/extras/snacks#1"
+    assert after.exists()
+    # given both before and after the command name, the later one counts; given before only, it is kept
+    before, later = tmp_path / "before.db", tmp_path / "later.db"
+    assert main(["--db", str(before), "tables", "--db", str(later), "--json"]) == 0
+    capsys.readouterr()
+    assert later.exists() and not before.exists()
+    assert main(["--db", str(before), "tables", "--json"]) == 0
+    assert before.exists()

@@ -66,14 +66,24 @@ def _parser(modules: tuple[str, ...]) -> argparse.ArgumentParser:
         prog="ruleslawyer",
         description="Search the combat rules of Mastery, Mythras and Against the Darkmaster, roll on "
                     "their tables and resolve exchanges with every step cited.")
-    parser.add_argument("--db", help="rules database path (default: $RULESLAWYER_DB or ~/.cache/ruleslawyer/rules.db)")
-    parser.add_argument("--house-rules", metavar="DIR",
-                        help="folder of house-rules Markdown to build in (default: $RULESLAWYER_HOUSE_RULES)")
+    _global_options(parser, None)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in modules:
         importlib.import_module(name).register(sub)
+    for command in sub.choices.values():  # `ruleslawyer search parry --db X` as well as `--db X search parry`
+        _global_options(command, argparse.SUPPRESS)
     return parser
+
+
+def _global_options(parser: argparse.ArgumentParser, default) -> None:
+    """``--db`` and ``--house-rules``: on the main parser (default None), and again on each command's
+    parser with no default of its own (``argparse.SUPPRESS``), so one given after the command name
+    counts and one given before it is kept."""
+    parser.add_argument("--db", default=default,
+                        help="rules database path (default: $RULESLAWYER_DB or ~/.cache/ruleslawyer/rules.db)")
+    parser.add_argument("--house-rules", metavar="DIR", default=default,
+                        help="folder of house-rules Markdown to build in (default: $RULESLAWYER_HOUSE_RULES)")
 
 
 def _command_name(argv: Sequence[str]) -> str | None:
