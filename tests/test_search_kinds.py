@@ -528,3 +528,35 @@ def test_a_gm_phrase_of_cast_words_named_by_the_synonyms_is_not_filler(query):
     side = [g for g, a in _alternatives(query, "mastery") if "side goes first" in " ".join(a.words)]
     others = [g.weight for g, a in _alternatives(query, "mastery") if a.words in {("roll",), ("see",)}]
     assert side and all(side[0].weight > w for w in others)
+
+
+# --- a face rolled finds the table row whose range holds it ----------------------------------------
+
+@pytest.mark.parametrize("query, ruleset, answer, note", [
+    ("I rolled 96 on the trauma table", "mastery", "mastery/combat/wounds-injuries-and-trauma/trauma-table#58",
+     "roll: 96 is in 86–99 (Trauma Table)"),
+    ("trauma 57", "mastery", "mastery/combat/wounds-injuries-and-trauma/trauma-table#48",
+     "roll: 57 is in 57–59 (Trauma Table)"),
+    ("rolled a 14 for hit location", "mythras", "mythras/supplement/hit-location#6",
+     "roll: 14 is in 13–15 (Hit location (humanoid))"),
+])
+def test_a_face_rolled_finds_the_row_whose_range_holds_it(query, ruleset, answer, note):
+    hits = search(query, ruleset=ruleset, limit=3)
+    assert hits[0].id == answer and note in hits.expansions
+    assert len(_MARK.findall(hits[0].snippet)) == 2  # both ends of the range are marked
+
+
+def test_a_face_rolled_finds_a_house_table_row_and_nothing_outside_the_die(tmp_path):
+    house = tmp_path / "house"
+    house.mkdir()
+    (house / "snacks.md").write_text(
+        "---\nruleset: house\nruleset_title: House\nchapter: extras\ntitle: House Rules\nkind: house-rules\n"
+        "provenance: a test\n---\n# House Rules\n\n## Snacks\n\n<!-- table: snacks -->\n\n"
+        "| d6 | Snack |\n|---|---|\n| 1–3 | pretzels |\n| 4–6 | grapes |\n", encoding="utf-8")
+    build(tmp_path / "rules.db", house_rules=house)
+    rules = open_rules(tmp_path / "rules.db")
+    hits = search("rolled a 5 on the snacks table", ruleset="house", limit=3, rules=rules)
+    assert hits[0].id == "house/extras/snacks#2" and "grapes" in hits[0].text
+    assert not any(n.startswith("roll:") for n in search("rolled a 7 for snacks", ruleset="house", rules=rules).expansions)
+    # a number that long is no face: no table look-up, no error
+    assert search("1234567890 snacks", ruleset="house", rules=rules) is not None

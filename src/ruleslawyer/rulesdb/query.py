@@ -33,6 +33,8 @@ MAX_TERMS = 32
 MAX_WORDS = 64
 MAX_CORRECTIONS = 4
 MAX_BIGRAMS = 8
+#: At most this many table rows whose range holds a number typed (:meth:`SearchData.covering`).
+MAX_COVERING = 8
 #: A match through a synonym counts this much of a match of the GM's own words; through a
 #: spelling correction, SPELLING_FACTOR.
 SYNONYM_FACTOR = 0.75
@@ -207,6 +209,17 @@ class SearchData:
         self._labels: dict[str, list[tuple[int, int]]] = {}
         self._vocab: dict[int, list[tuple[str, int]]] | None = None
         self.compiled: dict[tuple[str, str | None], Compiled] = {}
+
+    def covering(self, conn: sqlite3.Connection, face: int, ruleset: str | None) -> list[tuple[str, str]]:
+        """``[(range as written, table title)]``: the rows of rollable tables whose range of faces holds
+        ``face`` (a range, not a single face), of ``ruleset`` (None: every ruleset), at most
+        ``MAX_COVERING``: a GM's "I rolled 96 on the trauma table" meets the row "86–99"."""
+        import json
+
+        found = rows(conn, "SELECT r.cells, t.title FROM table_rows r JOIN rule_tables t ON t.id = r.table_id "
+                           "WHERE r.low <= ? AND r.high >= ? AND r.low < r.high AND (? IS NULL OR t.ruleset = ?) "
+                           "ORDER BY t.id, r.row_index LIMIT ?", (face, face, ruleset, ruleset, MAX_COVERING))
+        return [(json.loads(cells)[0], title) for cells, title in found]
 
     def words(self, conn: sqlite3.Connection, words) -> dict[str, tuple[str, int]]:
         """``{word: (stem, units holding the stem)}`` for the words the database knows."""
@@ -473,6 +486,9 @@ def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
         alts = [c.alt(parts, prefix=prefix)]
         if not prefix and len(parts) == 1:
             alts += c.variants(c.stem(low))
+            if low.isdigit() and len(low) <= 6:  # a face rolled: the table rows whose range holds it
+                for written, title in c.data.covering(c.conn, int(low), c.ruleset):
+                    alts.append(c.alt(re.findall(r"\d+", written), note=f"roll: {tok} is in {written} ({title})"))
         weight_words = parts
         if (not prefix and len(parts) == 1 and low not in c.known and low not in FILLER and len(low) >= 4
                 and low.isascii() and low.isalpha() and corrections < MAX_CORRECTIONS):
