@@ -560,3 +560,21 @@ def test_a_face_rolled_finds_a_house_table_row_and_nothing_outside_the_die(tmp_p
     assert not any(n.startswith("roll:") for n in search("rolled a 7 for snacks", ruleset="house", rules=rules).expansions)
     # a number that long is no face: no table look-up, no error
     assert search("1234567890 snacks", ruleset="house", rules=rules) is not None
+
+
+@pytest.mark.parametrize("query, ruleset, answers", [
+    # Mythras has no "health": 0 health is its wound levels (0 Hit Points and below), not rows holding "+0"
+    ("what happens at 0 health", "mythras", {"mythras/supplement/where-the-chapter-is-silent#9",
+                                            "mythras/supplement/where-the-chapter-is-silent#10"}),
+    ("my guy is at zero health", "mythras", {"mythras/supplement/where-the-chapter-is-silent#9",
+                                            "mythras/supplement/where-the-chapter-is-silent#10"}),
+    ("what happens at 0 health", "mastery", {"mastery/combat/death/reaching-0-health#1"}),
+])
+def test_zero_health_reaches_each_rulesets_own_rule(query, ruleset, answers):
+    assert answers & set(ids(query, ruleset)), ids(query, ruleset)
+
+
+@pytest.mark.parametrize("query", ["does armour reduce damage", "does armor reduce damage", "armor absorbs damage?"])
+def test_armour_reducing_damage_reaches_armor_resistance(query):
+    got = ids(query, "mastery")
+    assert {"mastery/combat/actions-and-reactions/defense#15", "mastery/combat/actions-and-reactions/defense#16"} & set(got), got
