@@ -578,3 +578,23 @@ def test_zero_health_reaches_each_rulesets_own_rule(query, ruleset, answers):
 def test_armour_reducing_damage_reaches_armor_resistance(query):
     got = ids(query, "mastery")
     assert {"mastery/combat/actions-and-reactions/defense#15", "mastery/combat/actions-and-reactions/defense#16"} & set(got), got
+
+
+def test_a_quoted_phrase_is_not_read_across_the_end_of_a_sentence(tmp_path):
+    got = ids('"fighting on"', "mastery", 20)
+    assert "mastery/combat/death/fighting-on#1" in got
+    assert "mastery/combat/death/reaching-0-health#4" not in got  # "…continue fighting. On a failure…"
+    house = tmp_path / "house"
+    house.mkdir()
+    (house / "rest.md").write_text(
+        "---\nruleset: house\nruleset_title: House\nchapter: extras\ntitle: House Rules\nkind: house-rules\n"
+        "provenance: a test\n---\n# House Rules\n\n## Weekdays\n\nWe keep fighting. On Sundays we rest.\n\n"
+        "## Weekends\n\nWe keep fighting on Sundays; fighting! on Mondays? No.\n\n## Truces\n\nAn orc–goblin truce.\n",
+        encoding="utf-8")
+    build(tmp_path / "rules.db", house_rules=house)
+    rules = open_rules(tmp_path / "rules.db")
+    assert [h.id for h in search('"fighting on"', ruleset="house", rules=rules)] == ["house/extras/weekends#1"]
+    # unquoted, the words still find both; a dash inside a phrase is no sentence end
+    assert {h.id for h in search("fighting on sundays", ruleset="house", rules=rules)} >= {
+        "house/extras/weekdays#1", "house/extras/weekends#1"}
+    assert [h.id for h in search('"orc goblin"', ruleset="house", rules=rules)] == ["house/extras/truces#1"]

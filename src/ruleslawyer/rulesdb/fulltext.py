@@ -296,6 +296,29 @@ def _statement(compiled: Compiled, ruleset: str | None, data: SearchData) -> tup
     return got
 
 
+#: What ends a sentence or a clause: a quoted phrase is not read across it.
+_SENTENCE_END = ".!?;:"
+
+
+def _within_sentences(conn: sqlite3.Connection, rows: list, stems: tuple[str, ...]) -> list:
+    """The rows of a quoted phrase's ``MATCH`` less the units that hold its words in a row only across
+    the end of a sentence ("continue fighting. On a failure" for "fighting on"): FTS5 reads a phrase as
+    consecutive words and never sees the full stop. A unit whose words the check cannot find (a stem
+    that is not the start of its word) is kept, as FTS5 found it."""
+    ids = sorted({r[1] for r in rows})  # at most GROUP_ROWS
+    texts = dict(_rows(conn, "SELECT rowid, heading || ' . ' || body || ' . ' || trail || ' . ' || coalesce(lead_in, '') "
+                             f"FROM units WHERE rowid IN ({','.join('?' * len(ids))})", ids))
+    words = [re.escape(s) + r"\w*" for s in stems]
+    anywhere = re.compile(r"\b" + r"\W+".join(words))
+    within = re.compile(r"\b" + f"[^\\w{re.escape(_SENTENCE_END)}]+".join(words))
+    kept = []
+    for row in rows:
+        text = fold(texts.get(row[1], ""))
+        if within.search(text) or not anywhere.search(text):
+            kept.append(row)
+    return kept
+
+
 class _Unit:
     """A candidate's running totals while the groups' rows are combined, and its fixed factors."""
 
@@ -329,6 +352,9 @@ def _run(conn: sqlite3.Connection, compiled: Compiled, ruleset: str | None, data
     for k, got in enumerate(rows):
         if len(got) > GROUP_ROWS:
             rows[k] = sorted(got, key=lambda row: row[2])[:GROUP_ROWS]
+    for k in compiled.quoted:  # a quoted phrase's groups come first, one part each
+        if rows[k]:
+            rows[k] = _within_sentences(conn, rows[k], compiled.groups[k].parts[0].alts[0].stems)
     try:
         return _combine(rows, compiled, ruleset, data.meta)
     except KeyError:  # units no search has met yet: read their ranking data at once, combine again

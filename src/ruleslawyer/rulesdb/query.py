@@ -142,13 +142,16 @@ class Compiled:
     their units hold the words through their heading), and a cache for what the search derives from
     it (its SQL statement, highlighting per ruleset)."""
 
-    __slots__ = ("groups", "notes", "quantity", "definition", "sections", "lifted", "counted", "cache")
+    __slots__ = ("groups", "notes", "quantity", "definition", "sections", "lifted", "counted", "quoted", "cache")
 
     def __init__(self, groups: tuple[Group, ...], notes: tuple[str, ...], quantity: bool, definition: bool,
                  sections: tuple[tuple[int, int], ...] = (), lifted: tuple[tuple[int, int], ...] = (),
-                 counted: frozenset[int] = frozenset()):
+                 counted: frozenset[int] = frozenset(), quoted: tuple[int, ...] = ()):
         self.groups, self.notes, self.quantity, self.definition = groups, notes, quantity, definition
         self.sections, self.lifted = sections, lifted
+        #: the groups (each one part) of the phrases the GM quoted, of two or more words: a unit holds
+        #: such a phrase only within a sentence ("fighting on" is not "…fighting. On a failure")
+        self.quoted = quoted
         #: for a quantity question, the units counting a thing it asks about ("how many phases": "a
         #: nine-phase list"; the ``counted`` table)
         self.counted = counted
@@ -575,8 +578,10 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
     quantity = bool(_QUANTITY.search(low))
     counted = frozenset(_in(conn, "SELECT rowid FROM counted WHERE stem IN ({})",
                             {c.stem(w) for w in meant.split()}, lambda r: r[0])) if quantity else frozenset()
+    quoted = tuple(i for i, g in enumerate(kept[:len(groups)]) if len(g.parts) == 1 and len(g.parts[0].alts) == 1
+                   and len(g.parts[0].alts[0].words) > 1)
     return Compiled(tuple(kept) + ((pairs,) if pairs else ()), tuple(dict.fromkeys(notes)),
-                    quantity, c.definition, sections, lifted, counted)
+                    quantity, c.definition, sections, lifted, counted, quoted)
 
 
 def _distance(a: str, b: str, limit: int) -> int:
