@@ -218,3 +218,10 @@ def test_db_and_house_rules_may_follow_the_command_name(tmp_path, capsys):
     assert later.exists() and not before.exists()
     assert main(["--db", str(before), "tables", "--json"]) == 0
     assert before.exists()
+
+
+def test_an_abbreviated_db_option_before_the_command_takes_its_value(tmp_path, capsys, monkeypatch):
+    # argparse takes `--d X` for `--db X`; the command name is then the word after X, not X
+    monkeypatch.chdir(tmp_path)
+    assert main(["--d", "roll", "define", "parry", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) and (tmp_path / "roll").exists()

@@ -598,3 +598,37 @@ def test_a_quoted_phrase_is_not_read_across_the_end_of_a_sentence(tmp_path):
     assert {h.id for h in search("fighting on sundays", ruleset="house", rules=rules)} >= {
         "house/extras/weekdays#1", "house/extras/weekends#1"}
     assert [h.id for h in search('"orc goblin"', ruleset="house", rules=rules)] == ["house/extras/truces#1"]
+
+
+@pytest.mark.parametrize("query", ["፩", "𐩀", "፩ ፩ ፩ 87", "٩٦ trauma", "９６", "¹", "߈߇", "+1", "-5", "0" * 7 + "87"])
+def test_digits_of_any_script_are_a_valid_query(query):
+    # str.isdigit() is true of digits int() cannot read (Ethiopic, Kharoshthi): never an internal error
+    search(query, limit=3)
+
+
+def test_a_face_inside_a_gm_phrase_still_finds_its_row():
+    # "rolled 96" is a Darkmaster/Mythras phrase (the open-ended roll); with every ruleset searched the
+    # Trauma row holding 96 is found too, and both are said
+    hits = search("I rolled 96 on the trauma table", limit=3)
+    assert hits[0].id == "mastery/combat/wounds-injuries-and-trauma/trauma-table#58"
+    assert {"roll: 96 is in 86–99 (Trauma Table)", "roll: 96 is in 96–00 (Open-ended d100)"} <= set(hits.expansions)
+
+
+@pytest.mark.parametrize("phrase", ['"injury treating"', '"nose penalty"', '"moving creatures"', '"energy fire"',
+                                    '"trial a"'])
+def test_a_quoted_phrase_across_a_sentence_end_is_not_found_whatever_its_stems(phrase):
+    # the words as the rules write them ("Injury. Treating", "penalty"), not stems that are no word's start
+    assert ids(phrase, "mastery", 20) == []
+
+
+def test_a_quoted_phrase_is_not_read_across_other_scripts_sentence_ends(tmp_path):
+    house = tmp_path / "house"
+    house.mkdir()
+    (house / "scripts.md").write_text(
+        "---\nruleset: house\nruleset_title: House\nchapter: extras\ntitle: House Rules\nkind: house-rules\n"
+        "provenance: a test\n---\n# House Rules\n\n## Split\n\n战斗。 继续 القتال؟ الاستمرار युद्ध। जारी\n\n"
+        "## Whole\n\n战斗 继续 القتال الاستمرار युद्ध जारी\n", encoding="utf-8")
+    build(tmp_path / "rules.db", house_rules=house)
+    rules = open_rules(tmp_path / "rules.db")
+    for phrase in ('"战斗 继续"', '"القتال الاستمرار"', '"युद्ध जारी"'):
+        assert [h.id for h in search(phrase, ruleset="house", rules=rules)] == ["house/extras/whole#1"], phrase

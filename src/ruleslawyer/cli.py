@@ -92,8 +92,8 @@ def _command_name(argv: Sequence[str]) -> str | None:
     for word in argv:
         if skip:
             skip = False
-        elif word in _GLOBAL_OPTIONS_WITH_VALUE:
-            skip = True
+        elif word.startswith("--") and len(word) > 2 and any(o.startswith(word) for o in _GLOBAL_OPTIONS_WITH_VALUE):
+            skip = True  # `--db X`, or an abbreviation argparse takes for it (`--d X`, `--house X`)
         elif not word.startswith("-"):
             return word
     return None

@@ -296,26 +296,40 @@ def _statement(compiled: Compiled, ruleset: str | None, data: SearchData) -> tup
     return got
 
 
-#: What ends a sentence or a clause: a quoted phrase is not read across it.
-_SENTENCE_END = ".!?;:"
+#: What ends a sentence or a clause, in the scripts the rules may be written in: a quoted phrase is
+#: not read across it.
+_SENTENCE_END = ".!?;:。｡？！；：؟؛।॥"
+#: Past this many characters times the phrase's words, a unit none of whose sentences holds the phrase
+#: is not searched whole for it (the words, FTS5 says, are there in a row: so across a sentence end).
+_SENTENCE_CHECK_MAX = 2_000_000
+_SENTENCE_SPLIT = re.compile(f"[{re.escape(_SENTENCE_END)}]")
+_WORD_RUN = re.compile(r"\w+")
 
 
-def _within_sentences(conn: sqlite3.Connection, rows: list, stems: tuple[str, ...]) -> list:
+def _within_sentences(conn: sqlite3.Connection, rows: list, stems: tuple[str, ...], data: SearchData) -> list:
     """The rows of a quoted phrase's ``MATCH`` less the units that hold its words in a row only across
     the end of a sentence ("continue fighting. On a failure" for "fighting on"): FTS5 reads a phrase as
-    consecutive words and never sees the full stop. A unit whose words the check cannot find (a stem
-    that is not the start of its word) is kept, as FTS5 found it."""
+    consecutive words and never sees the full stop. Each word is any of the rules' words with its stem
+    (``penalty``, ``penalties``). The phrase is looked for sentence by sentence (one with fewer words
+    than the phrase is passed over), so a huge unit costs its length once. A unit the check cannot read
+    (a stem no word of the rules has; the words nowhere in the text as the check reads it) is kept, as
+    FTS5 found it."""
+    forms = data.forms(conn, set(stems))
+    if not all(forms.get(s) for s in stems):
+        return rows
     ids = sorted({r[1] for r in rows})  # at most GROUP_ROWS
     texts = dict(_rows(conn, "SELECT rowid, heading || ' . ' || body || ' . ' || trail || ' . ' || coalesce(lead_in, '') "
                              f"FROM units WHERE rowid IN ({','.join('?' * len(ids))})", ids))
-    words = [re.escape(s) + r"\w*" for s in stems]
-    anywhere = re.compile(r"\b" + r"\W+".join(words))
-    within = re.compile(r"\b" + f"[^\\w{re.escape(_SENTENCE_END)}]+".join(words))
+    words = ["(?:" + "|".join(re.escape(w) for w in sorted(forms[s], key=len, reverse=True)) + ")" for s in stems]
+    phrase = re.compile(r"(?<!\w)" + r"\W+".join(words) + r"(?!\w)")
     kept = []
     for row in rows:
         text = fold(texts.get(row[1], ""))
-        if within.search(text) or not anywhere.search(text):
+        if any(len(_WORD_RUN.findall(sentence)) >= len(stems) and phrase.search(sentence)
+               for sentence in _SENTENCE_SPLIT.split(text)):
             kept.append(row)
+        elif len(text) * len(stems) <= _SENTENCE_CHECK_MAX and not phrase.search(text):
+            kept.append(row)  # the check does not see the words FTS5 found: keep the unit
     return kept
 
 
@@ -354,7 +368,7 @@ def _run(conn: sqlite3.Connection, compiled: Compiled, ruleset: str | None, data
             rows[k] = sorted(got, key=lambda row: row[2])[:GROUP_ROWS]
     for k in compiled.quoted:  # a quoted phrase's groups come first, one part each
         if rows[k]:
-            rows[k] = _within_sentences(conn, rows[k], compiled.groups[k].parts[0].alts[0].stems)
+            rows[k] = _within_sentences(conn, rows[k], compiled.groups[k].parts[0].alts[0].stems, data)
     try:
         return _combine(rows, compiled, ruleset, data.meta)
     except KeyError:  # units no search has met yet: read their ranking data at once, combine again

@@ -456,6 +456,9 @@ def _spans(c: _Compiler, toks, used: list[bool], pending: list, fixed: dict[int,
                        else c.alt(words, **how))
                 typed_stems = {" ".join(c.stem(w) for w in words), " ".join(c.stem(w) for w in meant)}
                 syn = [a for a in syn if a is not None and " ".join(a.stems) not in typed_stems]
+                # a face inside the phrase ("rolled 96") still finds the table rows holding it, below
+                # what the phrase itself means ("nat 1" is Mythras's 01–05 rule before a row holding 1)
+                syn += [a for i in span for a in _covering(c, toks[i][0], folded[i], COMMON_FACTOR)]
                 g = c.group([own, *syn], [w for w in words if not _stop(w)] or words, scale, keyed=len(meant) > 1)
                 if g:
                     for i in range(span[0], span[-1] + 1):
@@ -478,6 +481,16 @@ def _misspelt(c: _Compiler, toks) -> dict[int, str]:
     return out
 
 
+def _covering(c: _Compiler, typed: str, word: str, factor: float = 1.0) -> list[Alt | None]:
+    """For a number typed (decimal digits of any script, at most 6), the rows of rollable tables whose
+    range of faces holds it, each as the range written ("86–99"), noted "roll: 96 is in 86–99 (Trauma
+    Table)"; else nothing."""
+    if not (word.isdecimal() and len(word) <= 6):
+        return []
+    return [c.alt(re.findall(r"\d+", written), note=f"roll: {typed} is in {written} ({title})", factor=factor)
+            for written, title in c.data.covering(c.conn, int(word), c.ruleset)]
+
+
 def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
     """A group for each word no synonym took, with a spelling correction for a word the rules lack."""
     out: list[tuple[int, Group]] = []
@@ -489,9 +502,7 @@ def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
         alts = [c.alt(parts, prefix=prefix)]
         if not prefix and len(parts) == 1:
             alts += c.variants(c.stem(low))
-            if low.isdigit() and len(low) <= 6:  # a face rolled: the table rows whose range holds it
-                for written, title in c.data.covering(c.conn, int(low), c.ruleset):
-                    alts.append(c.alt(re.findall(r"\d+", written), note=f"roll: {tok} is in {written} ({title})"))
+            alts += _covering(c, tok, low)
         weight_words = parts
         if (not prefix and len(parts) == 1 and low not in c.known and low not in FILLER and len(low) >= 4
                 and low.isascii() and low.isalpha() and corrections < MAX_CORRECTIONS):
