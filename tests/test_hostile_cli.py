@@ -225,3 +225,12 @@ def test_an_abbreviated_db_option_before_the_command_takes_its_value(tmp_path, c
     monkeypatch.chdir(tmp_path)
     assert main(["--d", "roll", "define", "parry", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) and (tmp_path / "roll").exists()
+
+
+def test_an_empty_db_path_and_a_file_as_house_rules_say_what_is_wrong(tmp_path, capsys):
+    assert main(["--db", "", "search", "parry"]) == 1
+    assert "db: the path is empty" in capsys.readouterr().err
+    rules_file = tmp_path / "house.md"
+    rules_file.write_text("# House Rules\n", encoding="utf-8")
+    assert main(["--db", str(tmp_path / "r.db"), "--house-rules", str(rules_file), "search", "parry"]) == 1
+    assert f"{rules_file}: is a file; house rules are read from a folder of *.md files" in capsys.readouterr().err

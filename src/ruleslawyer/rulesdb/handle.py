@@ -17,6 +17,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from ruleslawyer.errors import DatabasePathError
+
 from .paths import default_db_path, house_rules_dir
 
 # ``typing`` and the records module (json, dataclasses) stay out of a cold ``ruleslawyer search``:
@@ -191,7 +193,12 @@ def open_rules(db: str | os.PathLike[str] | None = None,
         db: SQLite file path; created (built) on first use if missing.
         house_rules: folder of house-rules Markdown; default ``$RULESLAWYER_HOUSE_RULES``, else the
             folder the database was built with.
+
+    Raises:
+        DatabasePathError: ``db`` is an empty path.
     """
+    if db is not None and not os.fspath(db).strip():
+        raise DatabasePathError("db: the path is empty; give a file path for the rules database")
     path = Path(db).expanduser() if db is not None else default_db_path()
     house = house_rules_dir(house_rules)
     key = (os.path.abspath(path), str(house))

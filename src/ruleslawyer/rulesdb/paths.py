@@ -273,7 +273,8 @@ def source_files(house_rules: Path | None = None,
     files = [(p, _display(p, rid), False) for rid, d in sorted(dirs) for p in sorted(Path(d).glob("*.md"))]
     if house_rules is not None:
         if not house_rules.is_dir():
-            raise SourcesError([f"{house_rules}: house-rules folder does not exist"])
+            raise SourcesError([f"{house_rules}: is a file; house rules are read from a folder of *.md files"
+                                if house_rules.exists() else f"{house_rules}: house-rules folder does not exist"])
         # House-rules files are named by their real path, so an error points at the file to fix.
         files += [(p, (house_rules / p.relative_to(house_rules)).as_posix(), True)
                   for p in sorted(house_rules.rglob("*.md")) if not _house_folder(p)]
