@@ -561,7 +561,7 @@ def test_a_face_rolled_finds_the_row_whose_range_holds_it(query, ruleset, answer
 
 def test_a_face_rolled_finds_a_house_table_row_and_nothing_outside_the_die(tmp_path):
     rules = _house_rules(tmp_path, "## Snacks\n\n<!-- table: snacks -->\n\n"
-        "| d6 | Snack |\n|---|---|\n| 1–3 | pretzels |\n| 4–6 | grapes |\n")
+                                   "| d6 | Snack |\n|---|---|\n| 1–3 | pretzels |\n| 4–6 | grapes |\n")
     hits = search("rolled a 5 on the snacks table", ruleset="house", limit=3, rules=rules)
     assert hits[0].id == "house/extras/snacks#2" and "grapes" in hits[0].text
     assert not any(n.startswith("roll:") for n in search("rolled a 7 for snacks", ruleset="house", rules=rules).expansions)
@@ -592,7 +592,7 @@ def test_a_quoted_phrase_is_not_read_across_the_end_of_a_sentence(tmp_path):
     assert "mastery/combat/death/fighting-on#1" in got
     assert "mastery/combat/death/reaching-0-health#4" not in got  # "…continue fighting. On a failure…"
     rules = _house_rules(tmp_path, "## Weekdays\n\nWe keep fighting. On Sundays we rest.\n\n"
-        "## Weekends\n\nWe keep fighting on Sundays; fighting! on Mondays? No.\n\n## Truces\n\nAn orc–goblin truce.\n")
+                                   "## Weekends\n\nWe keep fighting on Sundays; fighting! on Mondays? No.\n\n## Truces\n\nAn orc–goblin truce.\n")
     assert [h.id for h in search('"fighting on"', ruleset="house", rules=rules)] == ["house/extras/weekends#1"]
     # unquoted, the words still find both; a dash inside a phrase is no sentence end
     assert {h.id for h in search("fighting on sundays", ruleset="house", rules=rules)} >= {
@@ -623,6 +623,6 @@ def test_a_quoted_phrase_across_a_sentence_end_is_not_found_whatever_its_stems(p
 
 def test_a_quoted_phrase_is_not_read_across_other_scripts_sentence_ends(tmp_path):
     rules = _house_rules(tmp_path, "## Split\n\n战斗。 继续 القتال؟ الاستمرار युद्ध। जारी\n\n"
-        "## Whole\n\n战斗 继续 القتال الاستمرار युद्ध जारी\n")
+                                   "## Whole\n\n战斗 继续 القتال الاستمرار युद्ध जारी\n")
     for phrase in ('"战斗 继续"', '"القتال الاستمرار"', '"युद्ध जारी"'):
         assert [h.id for h in search(phrase, ruleset="house", rules=rules)] == ["house/extras/whole#1"], phrase
