@@ -116,3 +116,12 @@ def test_a_hit_found_through_its_heading_says_so_in_the_panel():
             assert 'matched in the heading: Death › <mark>Fighting</mark> On' in shown
         else:
             assert "matched in the heading" not in shown
+
+
+def test_a_face_typed_shows_the_table_row_and_says_why():
+    # "I rolled 96 on the trauma table": the Trauma Table row 86–99 first, with the line saying so
+    panel = SearchPanel("I rolled 96 on the trauma table", ruleset="mastery")
+    assert panel.hit_buttons[0].tooltip == "mastery/combat/wounds-injuries-and-trauma/trauma-table#58"
+    shown = panel.hit_snippets[0].value
+    assert '<div class="rl-via">roll: 96 is in 86–99 (Trauma Table)</div>' in shown
+    assert "<mark>86</mark>" in shown and "<mark>99</mark>" in shown

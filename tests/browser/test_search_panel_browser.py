@@ -47,3 +47,18 @@ def test_examples_contents_and_a_cross_reference(voila_page):
     shown.scroll_into_view_if_needed()
     shot(page, "search-xref")
     panel.locator("button.rl-contents-toggle").click()  # closed again for the other tests
+
+
+def test_a_face_typed_shows_its_table_row_and_why(voila_page):
+    # "I rolled 96 on the trauma table" (every ruleset): the Trauma Table row 86–99 first, both ends
+    # marked, and the line under it saying which range holds the face
+    page = voila_page
+    tab(page, "Search")
+    panel = page.locator(".rl-search-panel").first
+    panel.locator(".rl-query input").fill("I rolled 96 on the trauma table")
+    first = panel.locator(f'.rl-hit-id[data-rule-id="{TRAUMA_TABLE}#58"]')
+    first.wait_for(state="visible")
+    snippet = panel.locator(".rl-hit-snippet").first
+    assert [m.strip() for m in snippet.locator("mark").all_inner_texts()][:2] == ["86", "99"]
+    assert "roll: 96 is in 86–99 (Trauma Table)" in panel.locator(".rl-via").first.inner_text()
+    shot(page, "search-face-rolled")
