@@ -626,3 +626,10 @@ def test_a_quoted_phrase_is_not_read_across_other_scripts_sentence_ends(tmp_path
                                    "## Whole\n\n战斗 继续 القتال الاستمرار युद्ध जारी\n")
     for phrase in ('"战斗 继续"', '"القتال الاستمرار"', '"युद्ध जारी"'):
         assert [h.id for h in search(phrase, ruleset="house", rules=rules)] == ["house/extras/whole#1"], phrase
+
+
+@pytest.mark.parametrize("query", ["casting a spell", "spellcasting in combat"])
+def test_a_spell_in_mythras_reaches_cast_magic(query):
+    # Mythras's chapter says "Cast Magic/Use Power", never "spell" for casting one: the Proactive
+    # actions listing it come before Counter Spell's Reactive list
+    assert ids(query, "mythras", 1) == ["mythras/combat/action-menu-essentials#1"]
