@@ -27,7 +27,6 @@ Everything here is deterministic: rows are inserted sorted.
 from __future__ import annotations
 
 import functools
-
 import json
 import re
 import sqlite3

@@ -46,7 +46,7 @@ import sqlite3
 
 from ruleslawyer.errors import RulesInputError
 
-from .query import META_SQL, Compiled, Group, Part, SearchData, compile_query_text, rows as _rows
+from .query import META_SQL, Compiled, Group, Part, SearchData, _in, compile_query_text, rows as _rows
 from .session import SESSION, in_session
 from .words import HEADING_WEIGHT, LEAD_IN_WEIGHT, STOPWORDS, TRAIL_WEIGHT, fold, normalize, query_tokens
 
@@ -317,9 +317,8 @@ def _within_sentences(conn: sqlite3.Connection, rows: list, stems: tuple[str, ..
     forms = data.forms(conn, set(stems))
     if not all(forms.get(s) for s in stems):
         return rows
-    ids = sorted({r[1] for r in rows})  # at most GROUP_ROWS
-    texts = dict(_rows(conn, "SELECT rowid, heading || ' . ' || body || ' . ' || trail || ' . ' || coalesce(lead_in, '') "
-                             f"FROM units WHERE rowid IN ({','.join('?' * len(ids))})", ids))
+    texts = dict(_in(conn, "SELECT rowid, heading || ' . ' || body || ' . ' || trail || ' . ' || coalesce(lead_in, '') "
+                           "FROM units WHERE rowid IN ({})", [r[1] for r in rows], tuple))
     words = ["(?:" + "|".join(re.escape(w) for w in sorted(forms[s], key=len, reverse=True)) + ")" for s in stems]
     phrase = re.compile(r"(?<!\w)" + r"\W+".join(words) + r"(?!\w)")
     kept = []

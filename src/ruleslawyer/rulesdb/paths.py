@@ -272,9 +272,10 @@ def source_files(house_rules: Path | None = None,
     dirs = registered_source_dirs() if source_dirs is None else source_dirs
     files = [(p, _display(p, rid), False) for rid, d in sorted(dirs) for p in sorted(Path(d).glob("*.md"))]
     if house_rules is not None:
+        if house_rules.exists() and not house_rules.is_dir():
+            raise SourcesError([f"{house_rules}: is a file; house rules are read from a folder of *.md files"])
         if not house_rules.is_dir():
-            raise SourcesError([f"{house_rules}: is a file; house rules are read from a folder of *.md files"
-                                if house_rules.exists() else f"{house_rules}: house-rules folder does not exist"])
+            raise SourcesError([f"{house_rules}: house-rules folder does not exist"])
         # House-rules files are named by their real path, so an error points at the file to fix.
         files += [(p, (house_rules / p.relative_to(house_rules)).as_posix(), True)
                   for p in sorted(house_rules.rglob("*.md")) if not _house_folder(p)]

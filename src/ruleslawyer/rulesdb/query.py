@@ -473,12 +473,17 @@ def _misspelt(c: _Compiler, toks) -> dict[int, str]:
     out: dict[int, str] = {}
     for i, (_tok, parts, prefix) in enumerate(toks):
         low = parts[0] if len(parts) == 1 else ""
-        if (not prefix and low not in c.known and low not in FILLER and len(low) >= 4 and low.isascii()
-                and low.isalpha() and len(out) < MAX_CORRECTIONS):
+        if not prefix and _correctable(low, c) and len(out) < MAX_CORRECTIONS:
             fix = _correct(low, c)
             if fix:
                 out[i] = fix
     return out
+
+
+def _correctable(word: str, c: _Compiler) -> bool:
+    """Whether ``word`` may be spelling-corrected: a plain word of 4+ ASCII letters that neither the
+    rules nor the synonym data use, and no filler ("tries" is no misspelt "ties")."""
+    return word not in c.known and word not in FILLER and len(word) >= 4 and word.isascii() and word.isalpha()
 
 
 def _covering(c: _Compiler, typed: str, word: str, factor: float = 1.0) -> list[Alt | None]:
@@ -504,8 +509,7 @@ def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
             alts += c.variants(c.stem(low))
             alts += _covering(c, tok, low)
         weight_words = parts
-        if (not prefix and len(parts) == 1 and low not in c.known and low not in FILLER and len(low) >= 4
-                and low.isascii() and low.isalpha() and corrections < MAX_CORRECTIONS):
+        if not prefix and len(parts) == 1 and _correctable(low, c) and corrections < MAX_CORRECTIONS:
             corrections += 1
             fix = _correct(low, c)
             if fix:
