@@ -88,3 +88,20 @@ def test_setting_check_cites_the_setting():
     panel.setting.value = "deadly"
     panel.check_button.click()
     assert panel.check.endurance_dc == 4 and "Endurance trial (DC 4)" in panel.output.value
+
+
+def test_a_roll_sets_the_seed_box_and_status_line_before_the_result():
+    # each is a widget of its own, drawn in the order the kernel sends them: the seed box and the status
+    # line must never trail the result they describe (a browser read the last roll's seed beside a new row)
+    panel = TraumaPanel(seed=7)
+    order = []
+    panel.seed.observe(lambda c: order.append(("seed", c["new"])), names="value")
+    panel.frame.status.observe(lambda c: order.append(("status", c["new"])), names="value")
+    panel.output.observe(lambda c: order.append(("output", c["new"])), names="value")
+    panel.roll()
+    kinds = [k for k, _ in order]
+    assert kinds == ["seed", "status", "output"], kinds
+    seed = order[0][1]
+    face = random.Random(int(seed)).randint(1, 100)
+    assert f'<b class="rl-seed-used">{seed}</b>: {face}' in order[1][1]
+    assert f'data-roll="{face}"' in order[2][1]
