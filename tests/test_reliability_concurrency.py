@@ -77,3 +77,37 @@ def test_eight_processes_searching_while_the_file_is_deleted_and_replaced_all_su
     assert [f for _, f in counts] == [0] * WORKERS, errors
     # no temporary file left behind by the builds the deletions caused
     assert sorted(p.name for p in folder.iterdir()) in (["rules.db"], [])
+
+
+def test_a_reconnect_outlasts_the_file_vanishing_and_coming_back_between_check_and_open(tmp_path, monkeypatch):
+    # The race the eight searchers meet, made certain: the open fails as if the file vanished just after
+    # the check, while another process has already put a file back (so it exists again). The handle
+    # used to give up at once when the file existed after a failed open; it now checks and opens again.
+    import pytest
+
+    from ruleslawyer.errors import DatabaseError
+    from ruleslawyer.rulesdb import db as dbmod
+    from ruleslawyer.rulesdb.handle import OPEN_ATTEMPTS, open_rules
+
+    path = tmp_path / "rules.db"
+    rulesdb.build(path)
+    real = dbmod.open_read_only
+    failures = {"left": 3}
+
+    def flaky(p):
+        if failures["left"]:
+            failures["left"] -= 1
+            raise DatabaseError(f"cannot open the rules database {p}: unable to open database file")
+        return real(p)
+
+    monkeypatch.setattr(dbmod, "open_read_only", flaky)
+    rules = open_rules(path)
+    assert rules.rule("mastery/combat/death/fighting-on#2").text  # opened at the fourth try
+    assert failures["left"] == 0
+    # a file that never opens still fails, after OPEN_ATTEMPTS tries, naming the file
+    failures["left"] = OPEN_ATTEMPTS
+    other = open_rules(tmp_path / "other.db")
+    rulesdb.build(tmp_path / "other.db")
+    with pytest.raises(DatabaseError, match="other.db"):
+        other.connection()
+    assert failures["left"] == 0

@@ -21,6 +21,10 @@ from ruleslawyer.errors import DatabasePathError
 
 from .paths import default_db_path, house_rules_dir
 
+#: Opens of the database file a reconnect tries, each after checking (or rebuilding) it: other
+#: processes may delete or replace the file several times while one process reconnects.
+OPEN_ATTEMPTS = 5
+
 # ``typing`` and the records module (json, dataclasses) stay out of a cold ``ruleslawyer search``:
 # the handle loads the records module on the first table or rule read.
 TYPE_CHECKING = False
@@ -88,7 +92,7 @@ class Rules:
 
         The file is opened by path each time the handle reconnects; if it vanished between the check
         and the open (another process deleting or replacing it), it is checked (rebuilt) and opened
-        once more.
+        again, up to ``OPEN_ATTEMPTS`` times in all.
 
         Raises:
             DatabaseError: it cannot be opened even then (names the file); and as :meth:`ensure`.
@@ -104,14 +108,16 @@ class Rules:
 
         from .db import open_read_only
 
-        for attempt in (1, 2):
+        for attempt in range(1, OPEN_ATTEMPTS + 1):
             path = self.ensure()
             try:
                 conn = open_read_only(path)
             except DatabaseError:
-                if attempt == 2 or path.exists():
+                if attempt == OPEN_ATTEMPTS:
                     raise
-                self._checked = False  # it vanished: build it again, then open it again
+                # it vanished between the check and the open: build it again (or, if another process
+                # has put a file back meanwhile, check that one), then open it again
+                self._checked = False
                 continue
             conn.on_error = self._query_failed
             return conn
