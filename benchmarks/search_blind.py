@@ -119,7 +119,8 @@ SETS = (("heldout", "held-out half: nobody tunes on it (the goal: Recall@3 >= 0.
         ("tuning", "tuning half"),
         ("tuning2", "second tuning set"),
         ("tuning3", "third tuning set"),
-        ("tuning4", "fourth tuning set"))
+        ("tuning4", "fourth tuning set"),
+        ("tuning5", "fifth tuning set"))
 
 
 def markdown(rules) -> list[str]:

@@ -633,3 +633,20 @@ def test_a_spell_in_mythras_reaches_cast_magic(query):
     # Mythras's chapter says "Cast Magic/Use Power", never "spell" for casting one: the Proactive
     # actions listing it come before Counter Spell's Reactive list
     assert ids(query, "mythras", 1) == ["mythras/combat/action-menu-essentials#1"]
+
+
+@pytest.mark.parametrize("query", ["how many ap per round", "how many AP per round for everyone"])
+def test_a_quantity_question_counts_the_book_word_for_the_gm_word(query):
+    # "AP" is the book's "2 Action Points (AP) per round": the number counts "Action Points", so the
+    # rule giving everyone's number ranks above the Trauma rows that state "1 AP per round"
+    assert ids(query, "mastery", 1) == ["mastery/combat/action-points#1"]
+
+
+@pytest.mark.parametrize("query", ["i dove out of the way", "i dived out of the way, am i prone"])
+def test_diving_away_is_mythras_evade(query):
+    assert "mythras/combat/charge-evade-outmanoeuvre#2" in ids(query, "mythras")
+
+
+@pytest.mark.parametrize("query", ["stop reloading halfway to shoot", "can i give up halfway through climbing"])
+def test_stopping_a_long_action_reaches_interrupting_a_multi_round_action(query):
+    assert ids(query, "darkmaster", 1) == ["darkmaster/combat/action-types/multi-round-actions#1"]

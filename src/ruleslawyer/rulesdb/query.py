@@ -591,8 +591,14 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
     sections = data.sections(conn, [" ".join(words)]) if words else ()
     lifted = data.sections(conn, [meant]) if meant else ()
     quantity = bool(_QUANTITY.search(low))
-    counted = frozenset(_in(conn, "SELECT rowid FROM counted WHERE stem IN ({})",
-                            {c.stem(w) for w in meant.split()}, lambda r: r[0])) if quantity else frozenset()
+    # what a number counts is the word after it: the GM's words, and the first word of each synonym
+    # of a thing they named ("how many AP": "2 Action Points"; not of "how long is a")
+    content = set(meant.split())
+    things = {c.stem(w) for w in content} | {a.stems[0] for g in kept for p in g.parts for a in p.alts
+                                             if a.stems and a.note.startswith("synonym: ")
+                                             and set(a.note[9:].split(" → ")[0].lower().split()) <= content}
+    counted = frozenset(_in(conn, "SELECT rowid FROM counted WHERE stem IN ({})", things,
+                            lambda r: r[0])) if quantity else frozenset()
     quoted = tuple(i for i, g in enumerate(kept[:len(groups)]) if len(g.parts) == 1 and len(g.parts[0].alts) == 1
                    and len(g.parts[0].alts[0].words) > 1)
     return Compiled(tuple(kept) + ((pairs,) if pairs else ()), tuple(dict.fromkeys(notes)),
