@@ -27,8 +27,8 @@ GM_QUERIES = [
 
 RAW_SQL = ("SELECT u.id, u.text FROM units_fts JOIN units u ON u.rowid = units_fts.rowid "
            "WHERE units_fts MATCH ? ORDER BY rank LIMIT 10")
-#: Paragraphs of the generated house-rules corpus (BENCH_QUICK: a tenth).
-CORPUS_PARAGRAPHS = 10_000 if QUICK else 100_000
+#: Paragraphs of the generated house-rules corpus (BENCH_QUICK: a fiftieth).
+CORPUS_PARAGRAPHS = 2_000 if QUICK else 100_000
 
 
 def house_corpus(folder: Path, paragraphs: int = CORPUS_PARAGRAPHS, seed: int = 7) -> Path:

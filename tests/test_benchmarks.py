@@ -1,8 +1,11 @@
 """Smoke test of benchmarks/: every bench module's run() in quick mode gives well-formed rows.
 
 Each ``benchmarks/bench_*.py`` runs in its own subprocess with ``BENCH_QUICK=1`` (one timed run, small
-samples; the Monte Carlo of bench_odds cut to 2,000 samples), all started at once; the figures are
-not checked, only that each row has a name, a unit, a reference and positive finite values.
+samples; the Monte Carlo of bench_odds cut to 2,000 samples), all those selected started at once; the
+figures are not checked, only that each row has a name, a unit, a reference and positive finite values.
+The quick runs of the modules that serve the app and drive a browser of their own (``BROWSER_MODULES``:
+a Voila server, its kernels and chromium each, a sixth of the suite's CPU) are marked slow: ``make
+test-slow`` runs them, and the browser tests check the app itself in ``make test``.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmarks"
 MODULES = sorted(p.stem for p in BENCH.glob("bench_*.py"))
+#: The modules that start `ruleslawyer app` (Voila) and chromium for their figures.
+BROWSER_MODULES = ("bench_app_load", "bench_widgets")
 
 _RUNNER = """
 import dataclasses, json, sys
@@ -33,13 +38,16 @@ print("ROWS=" + json.dumps(rows))
 
 
 @pytest.fixture(scope="module")
-def quick_runs(tmp_path_factory):
-    """Start every bench module at once in quick mode; module name -> (returncode, stdout, stderr)."""
+def quick_runs(tmp_path_factory, request):
+    """Start every bench module this run tests at once in quick mode; module name -> (returncode,
+    stdout, stderr)."""
     env = {**os.environ, "BENCH_QUICK": "1",
            "RULESLAWYER_DB": str(tmp_path_factory.mktemp("bench") / "rules.db")}
+    wanted = {item.callspec.params["name"] for item in request.session.items
+              if getattr(item, "originalname", None) == "test_quick_run_gives_well_formed_rows"}
     procs = {name: subprocess.Popen([sys.executable, "-c", _RUNNER.format(bench=str(BENCH), name=name)],
                                     cwd=BENCH, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for name in MODULES}
+             for name in MODULES if name in wanted}
     out = {}
     for name, proc in procs.items():
         stdout, stderr = proc.communicate(timeout=600)
@@ -51,7 +59,12 @@ def test_every_module_is_found():
     assert {"bench_rulesdb", "bench_engines", "bench_odds", "bench_notebooks", "bench_widgets"} <= set(MODULES)
 
 
-@pytest.mark.parametrize("name", MODULES)
+def test_the_browser_modules_are_bench_modules():
+    assert set(BROWSER_MODULES) <= set(MODULES)
+
+
+@pytest.mark.parametrize("name", [pytest.param(m, marks=pytest.mark.slow) if m in BROWSER_MODULES else m
+                                  for m in MODULES])
 def test_quick_run_gives_well_formed_rows(quick_runs, name):
     code, stdout, stderr = quick_runs[name]
     assert code == 0, stderr[-3000:]

@@ -20,7 +20,11 @@ ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = Path(os.environ.get("RULESLAWYER_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-                 "--disable-dev-shm-usage"]
+                 "--disable-dev-shm-usage",
+                 # every request but to the loopback goes to a proxy that is not there: nothing leaves
+                 # the machine, and no request waits on a route handler (intercepting every request
+                 # costs the browser, its driver and Python)
+                 "--proxy-server=127.0.0.1:9"]
 XSS_MARK = "__rlxss"
 HOUSE_RULE = f"Never trust <img src=x onerror={XSS_MARK}=1> in a house rule."
 HOUSE_ID = "house/extras/table-manners#1"
@@ -153,18 +157,12 @@ def resized(page, width: int, height: int) -> None:
 
 
 def new_page(browser, blocked: list[str], width: int = 1400, height: int = 1000):
-    """A new browser context and page that aborts every request not to 127.0.0.1 (appending its URL
-    to ``blocked``), records dialogs in ``page.dialogs`` and waits up to 30 s by default."""
+    """A new browser context and page that records the URL of every request not to 127.0.0.1 in
+    ``blocked`` (``CHROMIUM_ARGS`` send it to a proxy that is not there, so it fails), records dialogs in
+    ``page.dialogs`` and waits up to 30 s by default."""
     context = browser.new_context(viewport={"width": width, "height": height})
-
-    def guard(route):
-        if urlparse(route.request.url).hostname != "127.0.0.1":
-            blocked.append(route.request.url)
-            route.abort()
-        else:
-            route.continue_()
-
-    context.route("**/*", guard)
+    context.on("request", lambda request: None if urlparse(request.url).hostname in ("127.0.0.1", None)
+               else blocked.append(request.url))
     page = context.new_page()
     page.dialogs = []
     page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
@@ -176,7 +174,7 @@ def tab(page, title: str) -> None:
     """Open the app's tab titled ``title``."""
     import re
 
-    page.locator(".rl-app .lm-TabBar-tab", has_text=re.compile(f"^{re.escape(title)}$")).first.click()
+    page.locator(".rl-app .lm-TabBar-tab", has_text=re.compile(f"^{re.escape(title)}$")).first.click(force=True)
 
 
 def use_script(panel, script: str) -> None:
