@@ -809,9 +809,13 @@ def _sources_size(house: Path | None, source_dirs) -> int:
 
 
 def _write_file(tmp: Path, doc: _Doc, digest: str, house: Path | None, source_dirs, stats: str = "") -> None:
-    """Write the database to the (empty) temporary file ``tmp`` and seal it."""
+    """Write the database to the (empty) temporary file ``tmp`` and seal it (the seal syncs it to disk)."""
     conn = sqlite3.connect(tmp)
     try:
+        # a file nobody reads until it is sealed and renamed: no rollback journal and no sync per write
+        # (a failed build deletes it; :func:`seal_database` syncs the finished file once)
+        conn.execute("PRAGMA journal_mode = OFF")
+        conn.execute("PRAGMA synchronous = OFF")
         with conn:
             _write(conn, doc, digest, house, source_dirs, stats)
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")

@@ -135,11 +135,14 @@ def database_checksum(data: bytes) -> int:
 
 def seal_database(path: Path) -> None:
     """Write the file's :func:`database_checksum` into its header's ``user_version`` (a field SQLite
-    leaves to the application), once the build has closed it and before it replaces the database."""
+    leaves to the application), once the build has closed it and before it replaces the database;
+    then sync the file to disk, so the rename never puts an unwritten file in place."""
     with open(path, "r+b") as f:
         data = f.read()
         f.seek(60)
         f.write(database_checksum(data).to_bytes(4, "big"))
+        f.flush()
+        os.fsync(f.fileno())
 
 
 #: A database larger than this (bytes) remembers a passed checksum check beside it, in
