@@ -309,3 +309,20 @@ def test_a_rebuild_parses_again_only_the_files_that_changed_and_gives_the_same_d
             return [conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
                     for t in ("units", "synonyms", "words", "glossary")]
     assert rows(tmp_path / "two.db") == rows(tmp_path / "three.db")
+
+
+def test_stems_are_the_same_from_the_memo_and_it_stays_bounded(monkeypatch):
+    from ruleslawyer.rulesdb import words
+
+    first = words.porter_stems(["Parrying", "evades", "...", "flanked"])
+    assert first == {"parrying": "parri", "evades": "evad", "flanked": "flank"}  # "..." yields no token
+    assert words.porter_stems(["parrying", "...", "flanked", "charges"]) == {
+        "parrying": "parri", "flanked": "flank", "charges": "charg"}
+    monkeypatch.setattr(words, "_STEM_MEMO", {})
+    monkeypatch.setattr(words, "STEM_MEMO_WORDS", 3)
+    stems = {"attack": "attack", "attacks": "attack", "defend": "defend", "defended": "defend", "rounds": "round"}
+    for batch in (["attack", "attacks"], ["defend", "defended"], ["attack", "rounds"]):
+        assert words.porter_stems(batch) == {w: stems[w] for w in batch}
+        assert len(words._STEM_MEMO) <= 3
+    assert words.porter_stems(["attack", "rounds", "defended"]) == {"attack": "attack", "rounds": "round",
+                                                                    "defended": "defend"}

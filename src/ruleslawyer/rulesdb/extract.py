@@ -321,11 +321,19 @@ def _write_synonyms(conn: sqlite3.Connection, stems: dict[str, str]) -> None:
     its weight; and scope ``=``: the rules' own -ly words the stemmer keeps apart from their base word."""
     from .synonyms import _load
 
-    rows = dict(_synonym_rows(_load()))
-    for key, words in _variants(conn, stems).items():
-        rows[("=", 0, key)] = (tuple(words), 1.0)
+    variants = tuple((key, tuple(words)) for key, words in _variants(conn, stems).items())
     conn.executemany("INSERT INTO synonyms (scope, content, key, phrases, weight) VALUES (?, ?, ?, ?, ?)",
-                     [(*k, "\t".join(v), w) for k, (v, w) in sorted(rows.items())])
+                     _synonym_table(_load(), variants))
+
+
+@functools.lru_cache(maxsize=2)
+def _synonym_table(entries, variants: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[tuple, ...]:
+    """The rows of ``synonyms`` in key order, for the synonym data ``entries`` and the rules' word
+    ``variants`` (scope ``=``): the same for every build of the same sources, so made once a process."""
+    rows = dict(_synonym_rows(entries))
+    for key, words in variants:
+        rows[("=", 0, key)] = (words, 1.0)
+    return tuple((*k, "\t".join(v), w) for k, (v, w) in sorted(rows.items()))
 
 
 @functools.lru_cache(maxsize=2)

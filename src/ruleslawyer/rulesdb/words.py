@@ -109,6 +109,10 @@ def fold(word: str) -> str:
 
 _STEMMER: sqlite3.Connection | None = None
 _STEMMER_LOCK = threading.Lock()
+#: Stems computed so far (a word's stem is the word's own): a process building several databases,
+#: or compiling many queries, stems each word once. Emptied when it holds this many words.
+STEM_MEMO_WORDS = 200_000
+_STEM_MEMO: dict[str, str | None] = {}
 
 
 def porter_stems(words: Iterable[str]) -> dict[str, str]:
@@ -122,19 +126,26 @@ def porter_stems(words: Iterable[str]) -> dict[str, str]:
         ``{folded word: stem}``.
     """
     global _STEMMER
-    folded = sorted({fold(w) for w in words if w})
-    if not folded:
-        return {}
-    with _STEMMER_LOCK:
-        if _STEMMER is None:
-            conn = sqlite3.connect(":memory:", check_same_thread=False)
-            conn.execute(f'CREATE VIRTUAL TABLE s USING fts5(w, tokenize="{TOKENIZER}")')
-            conn.execute("CREATE VIRTUAL TABLE sv USING fts5vocab(s, instance)")
-            _STEMMER = conn
-        conn = _STEMMER
-        with conn:
-            conn.execute("DELETE FROM s")
-            conn.executemany("INSERT INTO s(rowid, w) VALUES (?, ?)", enumerate(folded, 1))
-            rows = conn.execute("SELECT doc, term FROM sv WHERE offset = 0").fetchall()
-            conn.execute("DELETE FROM s")
-    return {folded[doc - 1]: term for doc, term in rows}
+    wanted = {fold(w) for w in words if w}
+    memo = _STEM_MEMO
+    found = {w: memo[w] for w in wanted if w in memo}  # None: the word yields no token
+    folded = sorted(wanted - found.keys())
+    if folded:
+        with _STEMMER_LOCK:
+            if _STEMMER is None:
+                conn = sqlite3.connect(":memory:", check_same_thread=False)
+                conn.execute(f'CREATE VIRTUAL TABLE s USING fts5(w, tokenize="{TOKENIZER}")')
+                conn.execute("CREATE VIRTUAL TABLE sv USING fts5vocab(s, instance)")
+                _STEMMER = conn
+            conn = _STEMMER
+            with conn:
+                conn.execute("DELETE FROM s")
+                conn.executemany("INSERT INTO s(rowid, w) VALUES (?, ?)", enumerate(folded, 1))
+                rows = conn.execute("SELECT doc, term FROM sv WHERE offset = 0").fetchall()
+                conn.execute("DELETE FROM s")
+            got = {folded[doc - 1]: term for doc, term in rows}
+            if len(memo) + len(folded) > STEM_MEMO_WORDS:
+                memo.clear()
+            for w in folded:
+                found[w] = memo[w] = got.get(w)
+    return {w: stem for w, stem in found.items() if stem is not None}
