@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import io
 import json
 import math
 from pathlib import Path
@@ -169,14 +170,13 @@ def _to_dict_only(obj) -> None:
 
 
 def run_engine(argv: list[str], data, tmp_path: Path) -> None:
-    """Run one engine command's handler on ``data``; let only RulesInputError (or a bad-input
-    ValueError naming ``input``) out."""
-    f = tmp_path / "input.json"
-    f.write_text(json.dumps(data), encoding="utf-8")
-    args = _parser().parse_args([*argv, "--input", str(f), "--json"])
+    """Run one engine command's handler on ``data``, given as ``--input -`` on standard input; let
+    only RulesInputError (or a bad-input ValueError naming ``input``) out."""
+    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(data).encode("utf-8")), encoding="utf-8")
+    args = _parser().parse_args([*argv, "--input", "-", "--json"])
     args.rules = open_rules(args.db, args.house_rules)  # as ruleslawyer.cli.main does
     try:
-        with mock.patch("ruleslawyer.cli.print_json", _to_dict_only):
+        with mock.patch("ruleslawyer.cli.print_json", _to_dict_only), mock.patch("sys.stdin", stdin):
             args.func(args)
     except RulesInputError:
         pass

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import io
 import json
 import math
 import re
@@ -70,12 +71,12 @@ def _no_print(obj) -> None:
 def run(argv: list[str], flag: str, data, folder: Path) -> RulesInputError | None:
     """Run one command's handler on ``data`` written as JSON (NaN and Infinity as JSON's extension
     writes them); the RulesInputError it raised, or None when it answered."""
-    f = folder / "input.json"
-    f.write_text(json.dumps(data), encoding="utf-8")
-    args = _parser().parse_args([*argv, flag, str(f), "--json"])
+    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(data).encode("utf-8")), encoding="utf-8")
+    args = _parser().parse_args([*argv, flag, "-", "--json"])  # the JSON on standard input
     args.rules = open_rules(args.db, args.house_rules)  # as ruleslawyer.cli.main does
     try:
-        with mock.patch("ruleslawyer.cli.print_json", _no_print), mock.patch("sys.stdout"):
+        with mock.patch("ruleslawyer.cli.print_json", _no_print), mock.patch("sys.stdout"), \
+                mock.patch("sys.stdin", stdin):
             args.func(args)
     except RulesInputError as exc:
         return exc
