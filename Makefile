@@ -61,7 +61,7 @@ test: $(STAMP) browser
 	  -q -m "not slow" $(PARALLEL)
 
 ## test-slow: only the tests marked slow (seeded Monte Carlo runs of whole engines, the parried Mythras
-## exchange enumerated face by face)
+## exchange enumerated face by face, the quick runs of the benchmarks that drive a browser of their own)
 test-slow: $(STAMP) browser
 	$(TEST_ENV) $(PY) -m pytest tests -q -m slow $(PARALLEL)
 
