@@ -650,3 +650,12 @@ def test_diving_away_is_mythras_evade(query):
 @pytest.mark.parametrize("query", ["stop reloading halfway to shoot", "can i give up halfway through climbing"])
 def test_stopping_a_long_action_reaches_interrupting_a_multi_round_action(query):
     assert ids(query, "darkmaster", 1) == ["darkmaster/combat/action-types/multi-round-actions#1"]
+
+
+@pytest.mark.parametrize(("query", "ruleset", "answer"), [
+    ("how many squres per move", "mastery", "mastery/combat/actions-and-reactions/movement#1"),
+    ("atack of oportunity", "mastery", "mastery/combat/actions-and-reactions/triggered-reactions-all-cost-1-ap#2"),
+])
+def test_a_misspelt_gm_word_the_rules_lack_is_corrected_to_the_synonym_datas_word(query, ruleset, answer):
+    # "squares" and "opportunity" are no words of the rules; the synonym data knows them
+    assert answer in ids(query, ruleset)

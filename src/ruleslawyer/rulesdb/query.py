@@ -271,11 +271,14 @@ class SearchData:
         return tuple(sorted(_in(conn, "SELECT rowid, last FROM titles WHERE key IN ({})", names, tuple)))
 
     def vocab(self, conn: sqlite3.Connection) -> dict[int, list[tuple[str, int]]]:
-        """The rules' unstemmed words by length, with how many units hold each (for spelling
-        correction and "did you mean")."""
+        """The rules' unstemmed words by length, with how many units hold each, and the synonym data's
+        words the rules lack (held by 0 units: a GM's own word, "squares", that a synonym turns into
+        the book's), for spelling correction and "did you mean"."""
         if self._vocab is None:
             by_len: dict[int, list[tuple[str, int]]] = {}
-            for w, docs in rows(conn, "SELECT term, doc FROM vocab WHERE term GLOB '[a-z]*' ORDER BY term"):
+            for w, docs in rows(conn, "SELECT term, doc FROM vocab WHERE term GLOB '[a-z]*' UNION ALL "
+                                      "SELECT word, 0 FROM words WHERE word GLOB '[a-z]*' AND word NOT GLOB '*[^a-z]*' "
+                                      "AND word NOT IN (SELECT term FROM vocab) ORDER BY 1"):
                 by_len.setdefault(len(w), []).append((w, docs))
             self._vocab = by_len
         return self._vocab
