@@ -659,3 +659,8 @@ def test_stopping_a_long_action_reaches_interrupting_a_multi_round_action(query)
 def test_a_misspelt_gm_word_the_rules_lack_is_corrected_to_the_synonym_datas_word(query, ruleset, answer):
     # "squares" and "opportunity" are no words of the rules; the synonym data knows them
     assert answer in ids(query, ruleset)
+
+
+@pytest.mark.parametrize("query", ["how fast does the shock wear off", "how quickly does ambush shock go away"])
+def test_the_shock_of_an_ambush_is_mastery_startle(query):
+    assert "mastery/combat/startle-and-ambush/results#4" in ids(query, "mastery")
