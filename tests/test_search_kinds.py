@@ -664,3 +664,9 @@ def test_a_misspelt_gm_word_the_rules_lack_is_corrected_to_the_synonym_datas_wor
 @pytest.mark.parametrize("query", ["how fast does the shock wear off", "how quickly does ambush shock go away"])
 def test_the_shock_of_an_ambush_is_mastery_startle(query):
     assert "mastery/combat/startle-and-ambush/results#4" in ids(query, "mastery")
+
+
+@pytest.mark.parametrize("query", ["what makes durability go down", "does my armour get damaged when i get hit"])
+def test_durability_going_down_is_armour_wearing_not_a_character_going_down(query):
+    assert "mastery/combat/additional-combat-rules/health-types#1" in ids(query, "mastery")
+    assert not any(i.startswith("mastery/combat/death/going-down") for i in ids(query, "mastery"))
