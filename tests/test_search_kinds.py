@@ -670,3 +670,16 @@ def test_the_shock_of_an_ambush_is_mastery_startle(query):
 def test_durability_going_down_is_armour_wearing_not_a_character_going_down(query):
     assert "mastery/combat/additional-combat-rules/health-types#1" in ids(query, "mastery")
     assert not any(i.startswith("mastery/combat/death/going-down") for i in ids(query, "mastery"))
+
+
+@pytest.mark.parametrize(("typo", "word"), [("succesful", "successful"), ("automaticaly", "automatically")])
+def test_a_corrected_word_weighs_as_the_word_it_is_corrected_to(typo, word):
+    # the correction brings the word's other forms ("successfully") to match, not their weight: a rarer
+    # form would weigh a typo more than the word spelt right
+    from ruleslawyer.rulesdb import fulltext
+
+    rules = open_rules()
+    conn, data = fulltext._data(rules)
+    typed = fulltext._compiled(f"{typo} defense", "mastery", conn, data)
+    right = fulltext._compiled(f"{word} defense", "mastery", conn, data)
+    assert [round(g.weight, 6) for g in typed.groups] == [round(g.weight, 6) for g in right.groups]

@@ -364,7 +364,10 @@ class _Compiler:
                 defining |= self.data.defining(self.conn, a.stems, self.definition)
             parts.append(Part(" OR ".join(a.fts for a in members), scope or None, -factor, tuple(members), defining,
                               self.data.sections(self.conn, [" ".join(a.words) for a in members if not a.prefix])))
-        words = list(weight_words) + [w for a in seen.values() if a.note for w in a.words]
+        # a synonym's words weigh as the GM's; a correction weighs as the word corrected to (the
+        # caller's ``weight_words``), not as its rarer forms ("succesful" is "successful", not "successfully")
+        words = list(weight_words) + [w for a in seen.values() if a.note and not a.note.startswith("spelling: ")
+                                      for w in a.words]
         weight = self.idf(words) ** IDF_POWER
         if weight_words and not keyed and all(w in FILLER for w in weight_words):
             weight *= FILLER_WEIGHT
