@@ -120,7 +120,8 @@ SETS = (("heldout", "held-out half: nobody tunes on it (the goal: Recall@3 >= 0.
         ("tuning2", "second tuning set"),
         ("tuning3", "third tuning set"),
         ("tuning4", "fourth tuning set"),
-        ("tuning5", "fifth tuning set"))
+        ("tuning5", "fifth tuning set"),
+        ("tuning6", "sixth tuning set"))
 
 
 def markdown(rules) -> list[str]:

@@ -683,3 +683,8 @@ def test_a_corrected_word_weighs_as_the_word_it_is_corrected_to(typo, word):
     typed = fulltext._compiled(f"{typo} defense", "mastery", conn, data)
     right = fulltext._compiled(f"{word} defense", "mastery", conn, data)
     assert [round(g.weight, 6) for g in typed.groups] == [round(g.weight, 6) for g in right.groups]
+
+
+@pytest.mark.parametrize("query", ["a goblin took me to 0 health", "goblin knocked me to 0 hp what now"])
+def test_a_foe_taking_you_to_zero_reaches_the_zero_health_rule(query):
+    assert "mastery/combat/death/reaching-0-health#1" in ids(query, "mastery")
