@@ -688,3 +688,8 @@ def test_a_corrected_word_weighs_as_the_word_it_is_corrected_to(typo, word):
 @pytest.mark.parametrize("query", ["a goblin took me to 0 health", "goblin knocked me to 0 hp what now"])
 def test_a_foe_taking_you_to_zero_reaches_the_zero_health_rule(query):
     assert "mastery/combat/death/reaching-0-health#1" in ids(query, "mastery")
+
+
+@pytest.mark.parametrize("query", ["is shooting a full round action", "full round actions per round"])
+def test_a_full_round_action_is_a_darkmaster_full_action(query):
+    assert "darkmaster/combat/action-types#2" in ids(query, "darkmaster")
