@@ -690,6 +690,6 @@ def test_a_foe_taking_you_to_zero_reaches_the_zero_health_rule(query):
     assert "mastery/combat/death/reaching-0-health#1" in ids(query, "mastery")
 
 
-@pytest.mark.parametrize("query", ["what is a full-round action", "full-round actions in darkmaster"])
+@pytest.mark.parametrize("query", ["what is a full-round action", "full-round action"])
 def test_a_full_round_action_is_a_darkmaster_full_action(query):
     assert "darkmaster/combat/action-types#2" in ids(query, "darkmaster")
