@@ -698,3 +698,9 @@ _FULL = "darkmaster/combat/action-types#2"
 ])
 def test_a_gm_situation_in_other_words_reaches_its_rule(query, ruleset, answer):
     assert answer in ids(query, ruleset)
+
+
+def test_doing_two_things_in_the_same_round_weighs_less_than_the_things():
+    # "in the same round" frames the question: the horse is the point, not a spell cast in the same round
+    assert ids("can i climb on my horse and attack in the same round", "mastery", 1) == [
+        "mastery/combat/actions-and-reactions/other-actions#8"]
