@@ -704,3 +704,15 @@ def test_doing_two_things_in_the_same_round_weighs_less_than_the_things():
     # "in the same round" frames the question: the horse is the point, not a spell cast in the same round
     assert ids("can i climb on my horse and attack in the same round", "mastery", 1) == [
         "mastery/combat/actions-and-reactions/other-actions#8"]
+
+
+@pytest.mark.parametrize(("query", "ruleset", "note"), [
+    ("can i block with no AP left", "mastery", "synonym: no AP left → no ap remaining"),
+    ("what if no one casts a spell this round", "darkmaster", "synonym: no one casts → passed over"),
+])
+def test_a_synonym_written_with_a_negation_meets_the_question(query, ruleset, note):
+    # a question's "no" is read as "not"; the synonym data's "no ap left" is read the same way
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    assert note in fulltext._compiled(query, ruleset, conn, data).notes

@@ -23,7 +23,7 @@ import math
 import re
 import sqlite3
 
-from .words import STOPWORDS, fold, normalize, query_tokens
+from .words import NEGATIONS, STOPWORDS, fold, normalize, query_tokens
 
 __all__ = ["Alt", "Part", "Group", "Compiled", "SearchData", "compile_query_text", "rows", "NEGATIONS", "FILLER"]
 
@@ -49,12 +49,6 @@ PHRASE_WEIGHT = 0.5
 IDF_POWER = 1.0
 FILLER_WEIGHT = 0.3
 
-#: Ways of saying "not": each becomes the word ``not`` before synonyms are looked up.
-NEGATIONS = frozenset("""
-don't dont doesn't doesnt didn't didnt won't wont isn't isnt aren't arent wasn't wasnt weren't
-haven't havent hasn't hasnt never without no not nor can't cant cannot couldn't couldnt shouldn't
-mustn't
-""".split())
 #: Words a GM's question carries around what it asks ("can my character just step away"), and the
 #: cast of the table's story ("the orc runs away from my fighter"): who is acting, not the rule asked.
 FILLER = frozenset("""

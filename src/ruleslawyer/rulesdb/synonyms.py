@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .words import WORD_RE, fold, normalize
+from .words import NEGATIONS, WORD_RE, fold, normalize
 
 __all__ = ["COMMON", "SYNONYMS_DIR", "COMMON_FILE", "Synonym", "synonyms", "phrase_table", "term_weights",
            "expand", "synonym_words", "synonym_files", "word_forms"]
@@ -128,6 +128,11 @@ def _chosen(ruleset: str | None) -> tuple[Synonym, ...]:
     return synonyms(ruleset)
 
 
+def _key(term: str) -> tuple[str, ...]:
+    """A term's words as a question's are read: each negation (no, don't, without) is ``not``."""
+    return tuple("not" if w in NEGATIONS else w for w in term.split())
+
+
 @lru_cache(maxsize=64)
 def phrase_table(ruleset: str | None = None) -> dict[tuple[str, ...], tuple[str, ...]]:
     """``{typed words: book phrases}`` for ``ruleset`` (``"=mythras"``: that ruleset's own entries
@@ -141,7 +146,7 @@ def phrase_table(ruleset: str | None = None) -> dict[tuple[str, ...], tuple[str,
     chosen = _chosen(ruleset)
     for syn in chosen:
         for term in syn.terms:
-            key = tuple(term.split())
+            key = _key(term)
             bucket = table.setdefault(key, [])
             for e in syn.expand:
                 if e not in bucket and e != term:
@@ -156,14 +161,14 @@ def term_weights(ruleset: str | None = None) -> dict[tuple[str, ...], float]:
     chosen = _chosen(ruleset)
     for syn in chosen:
         for term in syn.terms:
-            key = tuple(term.split())
+            key = _key(term)
             out[key] = min(out.get(key, 1.0), syn.weight)
     return out
 
 
 def expand(text: str, ruleset: str | None = None) -> tuple[str, ...]:
     """The book phrases a GM's word or phrase expands to (empty if it has no synonym)."""
-    return phrase_table(ruleset).get(_words(text), ())
+    return phrase_table(ruleset).get(tuple("not" if w in NEGATIONS else w for w in _words(text)), ())
 
 
 @lru_cache(maxsize=1)

@@ -20,7 +20,7 @@ import threading
 import unicodedata
 from collections.abc import Iterable
 
-__all__ = ["HEADING_WEIGHT", "INVISIBLE", "LEAD_IN_WEIGHT", "STOPWORDS", "TOKENIZER", "TRAIL_WEIGHT", "WORD_RE", "fold", "normalize", "porter_stems",
+__all__ = ["HEADING_WEIGHT", "INVISIBLE", "LEAD_IN_WEIGHT", "NEGATIONS", "STOPWORDS", "TOKENIZER", "TRAIL_WEIGHT", "WORD_RE", "fold", "normalize", "porter_stems",
            "query_tokens"]
 
 #: bm25 weights of the title of a unit's own section, of the titles above it and of an item's lead-in
@@ -105,6 +105,15 @@ def fold(word: str) -> str:
             on_latin = c.isascii()
         kept.append(c)
     return unicodedata.normalize("NFC", "".join(kept))
+
+
+#: Ways of saying "not": each becomes the word ``not``, in a question before synonyms are looked up
+#: and in the synonym data's terms ("no ap left" is the key "not ap left").
+NEGATIONS = frozenset("""
+don't dont doesn't doesnt didn't didnt won't wont isn't isnt aren't arent wasn't wasnt weren't
+haven't havent hasn't hasnt never without no not nor can't cant cannot couldn't couldnt shouldn't
+mustn't
+""".split())
 
 
 _STEMMER: sqlite3.Connection | None = None
