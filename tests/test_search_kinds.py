@@ -716,3 +716,8 @@ def test_a_synonym_written_with_a_negation_meets_the_question(query, ruleset, no
 
     conn, data = fulltext._data(open_rules())
     assert note in fulltext._compiled(query, ruleset, conn, data).notes
+
+
+def test_an_american_spelling_matches_the_books_british_one_as_typed():
+    # "armor" is the book's "armour", not a synonym of it: the unit holding armour and damage leads
+    assert ids("damage reduction armor", "mythras", 1) == ["mythras/combat/the-attack-parry-exchange#10"]

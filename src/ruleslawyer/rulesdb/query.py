@@ -454,12 +454,15 @@ def _spans(c: _Compiler, toks, used: list[bool], pending: list, fixed: dict[int,
                 how = {"note": f"spelling: {', '.join(fixes)}", "factor": SPELLING_FACTOR} if fixes else {}
                 own = (c.alt(meant, **how) if len(meant) == 1 else c.alt(" & ".join(meant).split(), **how) if meant
                        else c.alt(words, **how))
+                # a single word's other spellings and forms the rules hold ("armor": "armour"), as typed
+                same = c.variants(c.stem(meant[0])) if len(meant) == 1 and not fixes else []
                 typed_stems = {" ".join(c.stem(w) for w in words), " ".join(c.stem(w) for w in meant)}
                 syn = [a for a in syn if a is not None and " ".join(a.stems) not in typed_stems]
                 # a face inside the phrase ("rolled 96") still finds the table rows holding it, below
                 # what the phrase itself means ("nat 1" is Mythras's 01–05 rule before a row holding 1)
                 syn += [a for i in span for a in _covering(c, toks[i][0], folded[i], COMMON_FACTOR)]
-                g = c.group([own, *syn], [w for w in words if not _stop(w)] or words, scale, keyed=len(meant) > 1)
+                g = c.group([own, *same, *syn], [w for w in words if not _stop(w)] or words, scale,
+                            keyed=len(meant) > 1)
                 if g:
                     for i in range(span[0], span[-1] + 1):
                         used[i] = True
