@@ -552,11 +552,17 @@ def test_a_gm_phrase_of_cast_words_named_by_the_synonyms_is_not_filler(query):
      "roll: 57 is in 57–59 (Trauma Table)"),
     ("rolled a 14 for hit location", "mythras", "mythras/supplement/hit-location#6",
      "roll: 14 is in 13–15 (Hit location (humanoid))"),
+    # percentile dice read "07" as 7 and "00" as 100, as `roll --roll` does
+    ("I rolled 07 on the trauma table", "mastery", "mastery/combat/wounds-injuries-and-trauma/trauma-table#16",
+     "roll: 07 is 7"),
+    ("I rolled 00 on the trauma table", "mastery", "mastery/combat/wounds-injuries-and-trauma/trauma-table#59",
+     "roll: 00 is 100"),
 ])
 def test_a_face_rolled_finds_the_row_whose_range_holds_it(query, ruleset, answer, note):
     hits = search(query, ruleset=ruleset, limit=3)
     assert hits[0].id == answer and note in hits.expansions
-    assert len(_MARK.findall(hits[0].snippet)) == 2  # both ends of the range are marked
+    # both ends of a range are marked; a single face once
+    assert len(_MARK.findall(hits[0].snippet)) == (2 if " is in " in note else 1)
 
 
 def test_a_face_rolled_finds_a_house_table_row_and_nothing_outside_the_die(tmp_path):
@@ -721,3 +727,19 @@ def test_a_synonym_written_with_a_negation_meets_the_question(query, ruleset, no
 def test_an_american_spelling_matches_the_books_british_one_as_typed():
     # "armor" is the book's "armour", not a synonym of it: the unit holding armour and damage leads
     assert ids("damage reduction armor", "mythras", 1) == ["mythras/combat/the-attack-parry-exchange#10"]
+
+
+@pytest.mark.parametrize(("query", "ruleset", "unwanted"), [
+    ("dieing timer", "mastery", "spelling: dieing → diving"),  # a common misspelling of dying, not diving
+    ("how many ap per round", "mythras", "synonym: round → round up"),  # the combat round, not rounding
+])
+def test_a_common_word_is_not_read_in_a_wrong_sense(query, ruleset, unwanted):
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    assert not any(n.startswith(unwanted) for n in fulltext._compiled(query, ruleset, conn, data).notes)
+
+
+def test_per_weighs_as_filler_so_the_rule_giving_the_number_leads():
+    # "per round" asks about the round; a row saying "one per row" is no answer
+    assert ids("how many action points per round", "mythras", 1) == ["mythras/combat/setup#2"]

@@ -59,7 +59,7 @@ allowed let lets ok okay kind sort lot stuff while there here now again already 
 come comes coming came through into onto across around about under toward towards during yet
 number amount
 cause causes caused than rather whether very some such those everyone everybody anyone anybody
-tries tried bother bothers bothered vs versus mean means meaning after see
+tries tried bother bothers bothered vs versus mean means meaning after see per
 fighter fighters hero heroes orc orcs goblin goblins troll trolls bandit bandits ogre ogres wizard wizards
 mage mages rogue rogues thief thieves cleric clerics warrior warriors barbarian barbarians monster monsters
 villain villains mook mooks minion minions boss dude buddy friend friends party
@@ -492,11 +492,15 @@ def _correctable(word: str, c: _Compiler) -> bool:
 def _covering(c: _Compiler, typed: str, word: str, factor: float = 1.0) -> list[Alt | None]:
     """For a number typed (decimal digits of any script, at most 6), the rows of rollable tables whose
     range of faces holds it, each as the range written ("86–99"), noted "roll: 96 is in 86–99 (Trauma
-    Table)"; else nothing."""
+    Table)"; before them, for a face written otherwise than the rules write it ("07", "00" on percentile
+    dice), the face as they do ("7", "100"); else nothing."""
     if not (word.isdecimal() and len(word) <= 6):
         return []
-    return [c.alt(re.findall(r"\d+", written), note=f"roll: {typed} is in {written} ({title})", factor=factor)
-            for written, title in c.data.covering(c.conn, int(word), c.ruleset)]
+    face = int(word) or (10 ** len(word) if len(word) > 1 else 0)  # percentile dice: "00" is 100
+    # "07" (or ٠٧) is the face 7, as the rules write it
+    plain = [c.alt([str(face)], note=f"roll: {typed} is {face}", factor=factor)] if str(face) != word else []
+    return plain + [c.alt(re.findall(r"\d+", written), note=f"roll: {typed} is in {written} ({title})", factor=factor)
+                    for written, title in c.data.covering(c.conn, face, c.ruleset)]
 
 
 def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
