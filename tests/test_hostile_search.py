@@ -74,3 +74,51 @@ def test_a_word_with_twenty_thousand_combining_marks_is_searched_at_once():
     rulesdb.search(word, ruleset="mastery")
     rulesdb.search("parry " + "\u0301" * 19_990, ruleset="mythras")
     assert time.process_time() - t0 < 1.0
+
+
+def test_a_very_long_word_in_house_rules_and_the_query_is_searched_at_once(tmp_path):
+    # spelling correction compares words letter by letter: a 20,000-letter word is never compared
+    import time
+
+    house = tmp_path / "house"
+    house.mkdir()
+    (house / "long.md").write_text(
+        "---\nruleset: house\nruleset_title: House\nchapter: extras\ntitle: House Rules\nkind: house-rules\n"
+        f"provenance: a test\n---\n# House Rules\n\n## Long\n\nThe word {'x' * 20_000} is long.\n", encoding="utf-8")
+    rulesdb.build(tmp_path / "rules.db", house_rules=house)
+    rules = rulesdb.open_rules(tmp_path / "rules.db")
+    start = time.perf_counter()
+    rulesdb.search("x" * 19_999, rules=rules)
+    rulesdb.suggest("x" * 19_999, rules=rules)
+    assert time.perf_counter() - start < 2.0
+
+
+def test_each_distinct_unknown_word_is_tried_for_a_correction_once_and_at_most_four(monkeypatch):
+    from ruleslawyer.rulesdb import query
+
+    tried: list[str] = []
+    real = query._correct
+    monkeypatch.setattr(query, "_correct", lambda word, c: tried.append(word) or real(word, c))
+    rules = rulesdb.open_rules()
+    rulesdb.search(" ".join(["wordzz"] * 64 + ["qqqqa", "qqqqb", "qqqqc", "qqqqd", "qqqqe"]), rules=rules)
+    assert tried.count("wordzz") <= 2 and len(tried) <= 2 * query.MAX_CORRECTIONS  # _misspelt and _singles
+
+
+@pytest.mark.parametrize("word", ["opportunity", "avoid", "assault"])
+def test_did_you_mean_never_offers_the_word_typed(word):
+    assert word not in rulesdb.suggest(word, rules=rulesdb.open_rules())
+
+
+def test_a_typo_is_corrected_to_a_word_that_leads_somewhere():
+    # "difficult" is a word of the synonym data only, with no synonym of its own: "difficulty" has hits
+    hits = rulesdb.search("difficuet", ruleset="mythras", rules=rulesdb.open_rules())
+    assert "spelling: difficuet → difficulty" in hits.expansions and len(hits) > 0
+
+
+@pytest.mark.parametrize(("query", "ruleset", "note"), [
+    ("can't be done", "mythras", "synonym: can't be done → hopeless"),  # an apostrophe negation in the data
+    ("how many AP's do i get", "mythras", "synonym: AP's → action points"),  # 's is the word itself
+])
+def test_apostrophes_in_the_synonym_data_and_the_question(query, ruleset, note):
+    hits = rulesdb.search(query, ruleset=ruleset, rules=rulesdb.open_rules())
+    assert any(n.startswith(note) for n in hits.expansions) and len(hits) > 0

@@ -46,7 +46,7 @@ import sqlite3
 
 from ruleslawyer.errors import RulesInputError
 
-from .query import META_SQL, Compiled, Group, Part, SearchData, _in, compile_query_text, rows as _rows
+from .query import MAX_CORRECTED_LETTERS, META_SQL, Compiled, Group, Part, SearchData, _in, compile_query_text, rows as _rows
 from .session import SESSION, in_session
 from .words import HEADING_WEIGHT, LEAD_IN_WEIGHT, STOPWORDS, TRAIL_WEIGHT, fold, normalize, query_tokens
 
@@ -787,11 +787,13 @@ def suggest(query: str, *, db=None, rules=None, n: int = 3) -> list[str]:
     known = data.words(conn, set(words))
     out: list[str] = []
     for w in words:
-        if not w or w in STOPWORDS or known.get(w, ("", 0))[1]:
+        if not w or w in STOPWORDS or known.get(w, ("", 0))[1] or len(w) > MAX_CORRECTED_LETTERS:
             continue
-        near = [v for v, _docs in data.near_words(conn, w, max(2, len(w) // 3))]
+        # words of about its length starting as it does (or with its first two letters swapped)
+        near = [v for v, _docs in data.near_words(conn, w, max(2, len(w) // 3))
+                if v[0] == w[0] or (len(v) > 1 and v[0] == w[1] and v[1] == w[0])]
         for m in difflib.get_close_matches(w, near, n=n, cutoff=0.75):
-            if m not in out:
+            if m not in out and m != w:
                 out.append(m)
     return out[:n]
 

@@ -32,6 +32,9 @@ SYNONYM_CACHE = 20_000
 MAX_TERMS = 32
 MAX_WORDS = 64
 MAX_CORRECTIONS = 4
+#: A longer word is never spelling-corrected (nor suggested for): no rules word is nearly this long,
+#: and comparing one costs its length squared.
+MAX_CORRECTED_LETTERS = 30
 MAX_BIGRAMS = 8
 #: At most this many table rows whose range holds a number typed (:meth:`SearchData.covering`).
 MAX_COVERING = 8
@@ -64,6 +67,9 @@ fighter fighters hero heroes orc orcs goblin goblins troll trolls bandit bandits
 mage mages rogue rogues thief thieves cleric clerics warrior warriors barbarian barbarians monster monsters
 villain villains mook mooks minion minions boss dude buddy friend friends party
 """.split())
+
+#: Words whose "'s" is "is" or "us" ("what's", "let's"), not a possessive or a plural.
+_IS_BEFORE = frozenset("what that it he she there here who where how when why let everyone something".split())
 
 #: Words that name a kind of text rather than a topic ("damage modifier table" names the section
 #: "Damage Modifier").
@@ -180,6 +186,14 @@ def _stored_runs(conn: sqlite3.Connection) -> dict[str, tuple[tuple[int, int], .
     return {rs: tuple(r) for rs, r in runs.items()}
 
 
+#: The vocabulary of :meth:`SearchData.vocab`: the rules' words, then the synonym data's words the
+#: rules lack (with their stems), then the synonym keys (stems).
+_VOCAB_SQL = "SELECT term, doc FROM vocab WHERE term GLOB '[a-z]*'"
+_SYNONYM_WORDS_SQL = ("SELECT word, stem FROM words WHERE word GLOB '[a-z]*' AND word NOT GLOB '*[^a-z]*' "
+                      "AND word NOT IN (SELECT term FROM vocab)")
+_KEYS_SQL = "SELECT DISTINCT key FROM synonyms WHERE scope != '='"
+
+
 class SearchData:
     """Search data of one database, read from the tables the build wrote and kept on its handle.
 
@@ -266,13 +280,15 @@ class SearchData:
 
     def vocab(self, conn: sqlite3.Connection) -> dict[int, list[tuple[str, int]]]:
         """The rules' unstemmed words by length, with how many units hold each, and the synonym data's
-        words the rules lack (held by 0 units: a GM's own word, "squares", that a synonym turns into
-        the book's), for spelling correction and "did you mean"."""
+        words the rules lack that have a synonym of their own (held by 0 units: a GM's own word,
+        "squares", that a synonym turns into the book's), for spelling correction and "did you mean"."""
         if self._vocab is None:
+            # a synonym word counts when its stem is a synonym key of one word: a correction to it
+            # leads somewhere ("squres": squares), never to a word of a longer key alone ("difficult")
+            keyed = {key for (key,) in rows(conn, _KEYS_SQL) if " " not in key}
+            found = rows(conn, _VOCAB_SQL) + [(w, 0) for w, stem in rows(conn, _SYNONYM_WORDS_SQL) if stem in keyed]
             by_len: dict[int, list[tuple[str, int]]] = {}
-            for w, docs in rows(conn, "SELECT term, doc FROM vocab WHERE term GLOB '[a-z]*' UNION ALL "
-                                      "SELECT word, 0 FROM words WHERE word GLOB '[a-z]*' AND word NOT GLOB '*[^a-z]*' "
-                                      "AND word NOT IN (SELECT term FROM vocab) ORDER BY 1"):
+            for w, docs in sorted(found):
                 by_len.setdefault(len(w), []).append((w, docs))
             self._vocab = by_len
         return self._vocab
@@ -413,6 +429,8 @@ def _tokens(text: str) -> tuple[list[list[str]], list[tuple[str, list[str], bool
     for raw in query_tokens(rest)[:MAX_WORDS]:
         word = raw.rstrip("*")
         low = fold(word).replace("’", "'")
+        if low.endswith("'s") and len(low) > 3 and low[:-2] not in _IS_BEFORE:
+            low = low[:-2]  # "AP's", "parry's": the word itself ("what's" is "what is")
         parts = ["not"] if low in NEGATIONS else [p for p in _JOIN.split(low) if p]
         if parts:
             toks.append((word, parts, raw.endswith("*")))
@@ -474,19 +492,23 @@ def _misspelt(c: _Compiler, toks) -> dict[int, str]:
     first ``MAX_CORRECTIONS`` of them): what the GM phrases are looked up with ("critcal hit" meets
     "critical hit"). A word no phrase takes gets its own group in :func:`_singles`."""
     out: dict[int, str] = {}
+    tried: dict[str, str | None] = {}  # each distinct word tried once, at most MAX_CORRECTIONS of them
     for i, (_tok, parts, prefix) in enumerate(toks):
         low = parts[0] if len(parts) == 1 else ""
-        if not prefix and _correctable(low, c) and len(out) < MAX_CORRECTIONS:
-            fix = _correct(low, c)
-            if fix:
-                out[i] = fix
+        if prefix or not _correctable(low, c):
+            continue
+        if low not in tried and len(tried) < MAX_CORRECTIONS:
+            tried[low] = _correct(low, c)
+        if tried.get(low):
+            out[i] = tried[low]
     return out
 
 
 def _correctable(word: str, c: _Compiler) -> bool:
     """Whether ``word`` may be spelling-corrected: a plain word of 4+ ASCII letters that neither the
     rules nor the synonym data use, and no filler ("tries" is no misspelt "ties")."""
-    return word not in c.known and word not in FILLER and len(word) >= 4 and word.isascii() and word.isalpha()
+    return (word not in c.known and word not in FILLER and 4 <= len(word) <= MAX_CORRECTED_LETTERS and word.isascii()
+            and word.isalpha())
 
 
 def _covering(c: _Compiler, typed: str, word: str, factor: float = 1.0) -> list[Alt | None]:
@@ -506,7 +528,7 @@ def _covering(c: _Compiler, typed: str, word: str, factor: float = 1.0) -> list[
 def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
     """A group for each word no synonym took, with a spelling correction for a word the rules lack."""
     out: list[tuple[int, Group]] = []
-    corrections = 0
+    tried: dict[str, str | None] = {}  # each distinct word tried once, at most MAX_CORRECTIONS of them
     for i, (tok, parts, prefix) in enumerate(toks):
         low = " ".join(parts)
         if used[i] or (not prefix and _stop(low)):
@@ -516,9 +538,10 @@ def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
             alts += c.variants(c.stem(low))
             alts += _covering(c, tok, low)
         weight_words = parts
-        if not prefix and len(parts) == 1 and _correctable(low, c) and corrections < MAX_CORRECTIONS:
-            corrections += 1
-            fix = _correct(low, c)
+        if not prefix and len(parts) == 1 and _correctable(low, c) and (low in tried or len(tried) < MAX_CORRECTIONS):
+            if low not in tried:
+                tried[low] = _correct(low, c)
+            fix = tried[low]
             if fix:
                 c.fixes[low] = fix
                 alts.append(c.alt([fix], note=f"spelling: {tok} → {fix}", factor=SPELLING_FACTOR))

@@ -57,6 +57,12 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(WORD_RE.findall(fold(normalize(text))))
 
 
+def _negated(term: str) -> str:
+    """``term`` with each negation written ``not`` ("can't be done": "not be done"), as a question's
+    are read, before its apostrophes split words."""
+    return " ".join("not" if fold(normalize(w)).replace("’", "'") in NEGATIONS else w for w in term.split())
+
+
 def _expansion(text: str) -> str:
     """A book phrase as searched: folded words; ``a & b`` (both phrases anywhere in the unit) keeps
     its ``&``."""
@@ -89,7 +95,7 @@ def _load() -> tuple[Synonym, ...]:
                                      f"entry, got {entry!r}")
         elif ruleset is None and entry.get("concept"):
             concepts[entry["concept"]] = raw_terms
-        terms = tuple(" ".join(_words(t)) for t in raw_terms if _words(t))
+        terms = tuple(" ".join(_words(_negated(t))) for t in raw_terms if _words(t))
         expand = tuple(e for e in map(_expansion, entry["expand"]) if e)
         weight = entry.get("weight", 1.0)
         if not isinstance(weight, (int, float)) or isinstance(weight, bool) or not 0 < weight <= 1:
