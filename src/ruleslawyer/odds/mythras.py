@@ -138,6 +138,10 @@ def _read(data, inp, rulings, tolerance):
             raise RulesInputError("input", "the input must be a JSON object with 'attacker' and 'defender'")
         layers.append(data.get("rulings"))
         merge_rulings(*layers, rulings)  # both must be objects before the input is read
+        for key in ("counter", "longer"):  # a charge met by a counter-attack: two exchanges in turn
+            if key in data:
+                raise RulesInputError(key, "the odds of a charge met by a counter-attack are not computed; give "
+                                           "one exchange (attacker and defender), e.g. the charge without its counter")
         body = {k: v for k, v in data.items() if k not in ("tolerance", "description")}
         inp = ex.ExchangeInput.from_dict(body)
         if "tolerance" in data:
