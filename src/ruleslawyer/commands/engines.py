@@ -105,7 +105,8 @@ def read_json(path: str | None, field: str = "input", flag: str = "--input"):
     from ruleslawyer.limits import clip
 
     if not path:
-        raise RulesInputError(field, f"{flag} FILE.json is required ({flag} - reads standard input; see --schema for the format)")
+        raise RulesInputError(field, f"{flag} FILE.json is required ({flag} - reads standard input; "
+                                     "see --schema for the format)")
     shown = "standard input" if path == "-" else clip(path, quote=False)
     data = _read_bounded(path, field, shown)
     try:

@@ -46,7 +46,8 @@ import sqlite3
 
 from ruleslawyer.errors import RulesInputError
 
-from .query import MAX_CORRECTED_LETTERS, META_SQL, Compiled, Group, Part, SearchData, _in, compile_query_text, rows as _rows
+from .query import (MAX_CORRECTED_LETTERS, META_SQL, Compiled, Group, Part, SearchData, _in, compile_query_text,
+                    rows as _rows)
 from .session import SESSION, in_session
 from .words import HEADING_WEIGHT, LEAD_IN_WEIGHT, STOPWORDS, TRAIL_WEIGHT, fold, normalize, query_tokens
 

@@ -321,6 +321,13 @@ class _Compiler:
         self.conn, self.data, self.ruleset, self.definition = conn, data, ruleset, definition
         self.known: dict[str, tuple[str, int]] = {}
         self.fixes: dict[str, str] = {}  # spelling corrections made
+        self._corrected: dict[str, str | None] = {}  # each word's correction, looked for once a query
+
+    def correction(self, word: str) -> str | None:
+        """:func:`_correct` of ``word``, looked for once per query (phrases and single words alike)."""
+        if word not in self._corrected:
+            self._corrected[word] = _correct(word, self)
+        return self._corrected[word]
 
     def learn(self, words) -> None:
         missing = {w for w in words if w not in self.known}
@@ -498,7 +505,7 @@ def _misspelt(c: _Compiler, toks) -> dict[int, str]:
         if prefix or not _correctable(low, c):
             continue
         if low not in tried and len(tried) < MAX_CORRECTIONS:
-            tried[low] = _correct(low, c)
+            tried[low] = c.correction(low)
         if tried.get(low):
             out[i] = tried[low]
     return out
@@ -538,9 +545,10 @@ def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
             alts += c.variants(c.stem(low))
             alts += _covering(c, tok, low)
         weight_words = parts
-        if not prefix and len(parts) == 1 and _correctable(low, c) and (low in tried or len(tried) < MAX_CORRECTIONS):
+        if (not prefix and len(parts) == 1 and _correctable(low, c)
+                and (low in tried or len(tried) < MAX_CORRECTIONS)):
             if low not in tried:
-                tried[low] = _correct(low, c)
+                tried[low] = c.correction(low)
             fix = tried[low]
             if fix:
                 c.fixes[low] = fix
