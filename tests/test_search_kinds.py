@@ -291,6 +291,38 @@ def test_a_word_the_synonym_data_knows_is_not_spell_corrected():
     assert not any(n.startswith("spelling") for n in results.expansions)
 
 
+@pytest.mark.parametrize("query, ruleset, word", [
+    ("we fight on a frozen lake and slide around", "mastery", "lake"),  # not "like"
+    ("an ambush on the road, who rolls", "mastery", "road"),  # not "read"
+    ("stay safe in a gunfight without blocking", "mythras", "safe"),  # not "same"
+    ("digging through my pack for a potion", "mastery", "digging"),  # not "dieing" (and so dying)
+    ("spraying bullets at the goblins", "mythras", "spraying"),  # not "speaking"
+])
+def test_a_common_english_word_is_not_spell_corrected_into_a_rules_word(query, ruleset, word):
+    # a word the rules never use may still be a word the GM means: the scene, not a typo
+    assert not any(n.startswith(f"spelling: {word} ") for n in search(query, ruleset=ruleset).expansions)
+
+
+@pytest.mark.parametrize("query, ruleset, fix", [
+    ("they have rifles and we have swords", "mythras", "spelling: rifles → rifle"),  # another form of the word
+    ("how is initiative decided", "mastery", "spelling: decided → decides"),
+    ("the lights suddenly go out", "darkmaster", "spelling: suddenly → sudden"),  # an adverb of the word
+    ("reprisel attack", "mastery", "spelling: reprisel → reprisal"),  # a misspelling is still corrected
+    ("digging a rope out of my backpack", "mastery", None),
+])
+def test_a_common_word_is_corrected_only_to_another_form_of_itself(query, ruleset, fix):
+    spelling = [n for n in search(query, ruleset=ruleset).expansions if n.startswith("spelling")]
+    assert spelling == ([fix] if fix else [])
+
+
+def test_a_scene_word_no_longer_pulls_in_the_dying_rules():
+    # "digging" was read as "dieing" (dying): Fighting On and the dying timer led; the pack is the question
+    top = ids("digging a rope out of my backpack mid fight", "mastery")
+    assert top[0] in ("mastery/combat/actions-and-reactions/interaction#4",
+                      "mastery/combat/actions-and-reactions/other-actions#4")
+    assert not any("/death/" in i for i in top)
+
+
 # -- hits that match only through their heading ---------------------------------------------------
 
 
@@ -743,3 +775,21 @@ def test_a_common_word_is_not_read_in_a_wrong_sense(query, ruleset, unwanted):
 def test_per_weighs_as_filler_so_the_rule_giving_the_number_leads():
     # "per round" asks about the round; a row saying "one per row" is no answer
     assert ids("how many action points per round", "mythras", 1) == ["mythras/combat/setup#2"]
+
+
+@pytest.mark.parametrize("query, ruleset, answer", [
+    ("choose where I hit a sleeping guard", "mythras", "mythras/combat/ranged-combat#2"),  # "still or unaware"
+    ("the sentry is asleep, what happens when we attack", "mastery", "mastery/combat/startle-and-ambush#1"),
+])
+def test_a_helpless_or_sleeping_target_meets_the_rule_for_an_unaware_one(query, ruleset, answer):
+    assert answer in ids(query, ruleset)
+
+
+@pytest.mark.parametrize("query, answer", [
+    ("barricading the gate against them for a few rounds", "darkmaster/combat/action-types/multi-round-actions#1"),
+    ("she has been charging this spell since last round", "darkmaster/combat/tactical-round-sequence/spell-phase-a#1"),
+    ("the mage just started casting this round", "darkmaster/combat/tactical-round-sequence/spell-phase-b#1"),
+])
+def test_how_many_rounds_an_action_or_spell_has_run_meets_its_rule(query, answer):
+    assert answer in ids(query, "darkmaster")
+

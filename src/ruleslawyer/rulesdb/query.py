@@ -23,7 +23,7 @@ import math
 import re
 import sqlite3
 
-from .words import NEGATIONS, STOPWORDS, fold, normalize, query_tokens
+from .words import NEGATIONS, STOPWORDS, common_english, fold, normalize, porter_stems, query_tokens
 
 __all__ = ["Alt", "Part", "Group", "Compiled", "SearchData", "compile_query_text", "rows", "NEGATIONS", "FILLER"]
 
@@ -662,12 +662,21 @@ def _distance(a: str, b: str, limit: int) -> int:
     return prev[-1]
 
 
+def _one_word(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are forms of one word: the same Porter stem once an adverb's "ly" is
+    taken off ("rifles", "rifle"; "decided", "decides"; "suddenly", "sudden")."""
+    bare = [w[:-2] if w.endswith("ly") and len(w) > 5 else w for w in (a, b)]
+    return len(set(porter_stems(bare).values())) == 1
+
+
 def _correct(word: str, c: _Compiler) -> str | None:
     """The closest vocabulary word to a word the rules never use (None if nothing is close).
 
     At most one edit for a word of up to 6 letters, two for a longer one (an edit: a letter added,
     dropped or changed, or two neighbours swapped: "brust" → "burst"), starting with the same letter
-    or the same two letters swapped; among equally close words, the one most units hold.
+    or the same two letters swapped; among equally close words, the one most units hold. A common
+    English word (:func:`~ruleslawyer.rulesdb.words.common_english`: "lake", "road", "digging") is
+    corrected only to another form of itself (:func:`_one_word`: "rifles" → "rifle", not "lake" → "like").
     """
     limit = 1 if len(word) <= 6 else 2
     best: tuple[int, int, str] | None = None
@@ -681,5 +690,7 @@ def _correct(word: str, c: _Compiler) -> str | None:
             best = (d, -docs, w)
     if best is None:
         return None
+    if common_english(word) and not _one_word(word, best[2]):
+        return None  # a word in its own right ("lake" is no misspelt "like"), unless another form of it ("rifles")
     c.learn([best[2]])
     return best[2]

@@ -14,14 +14,15 @@ cuts a query the same way.
 
 from __future__ import annotations
 
+import functools
 import re
 import sqlite3
 import threading
 import unicodedata
 from collections.abc import Iterable
 
-__all__ = ["HEADING_WEIGHT", "INVISIBLE", "LEAD_IN_WEIGHT", "NEGATIONS", "STOPWORDS", "TOKENIZER", "TRAIL_WEIGHT", "WORD_RE", "fold", "normalize", "porter_stems",
-           "query_tokens"]
+__all__ = ["COMMON_WORD_FREQUENCY", "HEADING_WEIGHT", "INVISIBLE", "LEAD_IN_WEIGHT", "NEGATIONS", "STOPWORDS", "TOKENIZER",
+           "TRAIL_WEIGHT", "WORD_RE", "common_english", "fold", "normalize", "porter_stems", "query_tokens"]
 
 #: bm25 weights of the title of a unit's own section, of the titles above it and of an item's lead-in
 #: (the unit introducing its list), relative to the body (1.0); stored as the index's rank.
@@ -158,3 +159,23 @@ def porter_stems(words: Iterable[str]) -> dict[str, str]:
             for w in folded:
                 found[w] = memo[w] = got.get(w)
     return {w: stem for w, stem in found.items() if stem is not None}
+
+
+#: A word an English word list counts at least this often (pyspellchecker's English frequencies) is a
+#: word in its own right, not a misspelling: "lake", "road", "safe", "digging" (25,413, 120,540,
+#: 217,216, 29,419); misspellings count 0 ("sheild", "traumma") and rare names little ("acton": 50).
+COMMON_WORD_FREQUENCY = 200
+
+
+@functools.cache
+def _english_frequencies():
+    from spellchecker import SpellChecker  # about 0.1 s: loaded only when a query has a word to correct
+
+    return SpellChecker(language="en", distance=1).word_frequency
+
+
+def common_english(word: str) -> bool:
+    """Whether ``word`` (lower case) is a common English word (:data:`COMMON_WORD_FREQUENCY`): a word the
+    rules never use but a GM may well mean ("the fight is on a frozen lake"), which spelling correction
+    leaves alone instead of turning it into a rules word ("like")."""
+    return _english_frequencies()[word] >= COMMON_WORD_FREQUENCY
