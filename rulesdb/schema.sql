@@ -133,7 +133,9 @@ CREATE TABLE search_units (
     number  INTEGER NOT NULL,             -- 1: its text states a number or a die (1d20, 1–3, three)
     ascii   INTEGER NOT NULL,             -- 1: every word of its searched columns is ASCII (a snippet
                                           -- is marked in Python; else by FTS5's snippet())
-    lead    INTEGER NOT NULL              -- 1: the first unit under its section's heading (its opening)
+    lead    INTEGER NOT NULL,             -- 1: the first unit under its section's heading (its opening)
+    items   INTEGER NOT NULL DEFAULT 0    -- a sentence introducing a list ("When you reach 0 health:"):
+                                          -- how many items follow it (0 for any other unit)
 );
 
 -- Terms the units define (the glossary's labels and defining sentences), by the stems of the term:

@@ -793,3 +793,25 @@ def test_a_helpless_or_sleeping_target_meets_the_rule_for_an_unaware_one(query, 
 def test_how_many_rounds_an_action_or_spell_has_run_meets_its_rule(query, answer):
     assert answer in ids(query, "darkmaster")
 
+
+
+@pytest.mark.parametrize("query", ["my character just went down to 0 health",
+                                   "an orc knocked me down to 0 health, now what"])
+def test_a_sentence_introducing_a_list_is_followed_by_an_item_of_it(query):
+    # "When you reach 0 health:" answers nothing by itself: one of its items (the Injury, the dying
+    # timer, the Endurance trial) comes right after it, and the scores still fall hit by hit
+    hits = search(query, ruleset="mastery", limit=10)
+    order = [h.id for h in hits]
+    intro = order.index("mastery/combat/death/reaching-0-health#1")
+    assert intro < 2
+    assert order[intro + 1] in {f"mastery/combat/death/reaching-0-health#{n}" for n in (2, 3, 4)}
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_the_build_counts_the_items_a_sentence_ending_in_a_colon_introduces():
+    conn = open_rules().connection()
+    items = dict(conn.execute("SELECT u.id, s.items FROM search_units s JOIN units u ON u.rowid = s.rowid "
+                              "WHERE u.id LIKE 'mastery/combat/death/%'").fetchall())
+    assert items["mastery/combat/death/reaching-0-health#1"] == 3  # the Injury, the timer, the trial
+    assert items["mastery/combat/death/going-down#1"] == 2
+    assert items["mastery/combat/death/reaching-0-health#2"] == 0  # an item introduces nothing

@@ -415,10 +415,13 @@ def _write_search_units(conn: sqlite3.Connection, stems: dict[str, str]) -> None
     in its first cell (when it says something about it, ``ROW_LABEL_WORDS``); a supplement's
     defining sentence is a weak one, and only where no chapter of its ruleset defines the term (the
     kit's notes explain, the chapters define). A unit states a number when its text has one — a
-    row of a rollable table when a cell besides the die's faces has one.
+    row of a rollable table when a cell besides the die's faces has one. A sentence ending in a colon
+    records how many list items it introduces (the items following it whose lead-in it is).
     """
     rows = []
     opened: set[str] = set()
+    items: dict[int, int] = {}  # a sentence introducing a list (ending in a colon) -> its items
+    intro: tuple[int, str] | None = None
     for rowid, ruleset, kind, text, source_kind, cells, dice, heading, trail, lead_in, section in conn.execute(
             "SELECT u.rowid, u.ruleset, u.kind, u.body, c.kind, r.cells, t.dice, u.heading, u.trail, u.lead_in, "
             "u.section "
@@ -431,10 +434,16 @@ def _write_search_units(conn: sqlite3.Connection, stems: dict[str, str]) -> None
         lead = kind != "heading" and section not in opened
         if lead:
             opened.add(section)
-        rows.append((rowid, ruleset, code, int(kind == "heading"), int(states_number(said)),
-                     int(_ascii_words(text, heading, trail, lead_in)), int(lead)))
-    conn.executemany("INSERT INTO search_units (rowid, ruleset, kind, title, number, ascii, lead) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        if kind == "item" and lead_in and intro and intro[1] == lead_in:
+            items[intro[0]] = items.get(intro[0], 0) + 1
+        elif kind != "item":
+            intro = (rowid, text) if text.rstrip().endswith(":") else None
+        rows.append([rowid, ruleset, code, int(kind == "heading"), int(states_number(said)),
+                     int(_ascii_words(text, heading, trail, lead_in)), int(lead), 0])
+    for row in rows:
+        row[7] = items.get(row[0], 0)
+    conn.executemany("INSERT INTO search_units (rowid, ruleset, kind, title, number, ascii, lead, items) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
     _write_counted(conn, stems)
     defined = conn.execute(
         "SELECT g.key, g.ruleset, u.rowid, c.kind = 'supplement' FROM glossary g JOIN units u ON u.id = g.unit_id "

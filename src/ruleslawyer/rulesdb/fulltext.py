@@ -77,6 +77,8 @@ COUNT_FACTOR = 1.15
 SUPPLEMENT_FACTOR = 0.8
 SUPPLEMENT_PROSE_FACTOR = 0.85
 SUPPLEMENT_ROW_FACTOR = 0.93
+#: A sentence introducing a list among this many first hits is followed by its best item.
+INTRO_PLACES = 2
 #: With no ruleset selected, a ruleset's best hit scoring at least this share of the top score is
 #: moved up among the first hits.
 OTHER_RULESET_SHARE = 0.75
@@ -336,9 +338,11 @@ def _within_sentences(conn: sqlite3.Connection, rows: list, stems: tuple[str, ..
 class _Unit:
     """A candidate's running totals while the groups' rows are combined, and its fixed factors."""
 
-    __slots__ = ("cover", "bm", "ruleset", "factor", "supplement", "heading_only", "via")
+    __slots__ = ("cover", "bm", "ruleset", "factor", "supplement", "heading_only", "via", "items")
 
-    def __init__(self, ruleset: str, kind: int, title: int, number: int, quantity: bool, counts: bool = False):
+    def __init__(self, ruleset: str, kind: int, title: int, number: int, quantity: bool, counts: bool = False,
+                 items: int = 0):
+        self.items = items  # the list items it introduces, if it is a sentence ending in a colon
         self.cover = 0.0
         self.bm = 0.0
         self.ruleset = ruleset
@@ -430,7 +434,7 @@ def _take(rows: list, p: Part, g: Group, label_bonus: float, capped: bool, compi
                 if bonus:
                     continue
                 ruleset, kind, title, number = meta[rowid][:4]
-                units[rowid] = _Unit(ruleset, kind, title, number, quantity, rowid in compiled.counted)
+                units[rowid] = _Unit(ruleset, kind, title, number, quantity, rowid in compiled.counted, meta[rowid][6])
             best[rowid] = got = [0.0, 0.0, False, [], False]
         if value > got[0]:
             got[0] = value
@@ -488,6 +492,25 @@ def _rank(units: dict[int, _Unit], compiled: Compiled, ruleset: str | None, limi
         moved = sorted((v for v in best.values() if v[0] >= OTHER_RULESET_SHARE * ranked[0][0]), reverse=True)
         if len(moved) > 1:
             ranked = (moved + [x for x in ranked if x not in moved])[:limit]
+    return _items_follow(ranked, {-r: sc for sc, r in scored}, units, limit)
+
+
+def _items_follow(ranked: list[tuple[float, int]], score: dict[int, float], units: dict[int, _Unit],
+                  limit: int) -> list[tuple[float, int]]:
+    """A sentence introducing a list among the first ``INTRO_PLACES`` hits ("When you reach 0 health:",
+    which answers nothing by itself) is followed by its best-scoring item that the query met, at the
+    score of the hit it moves down if its own is lower, so the first hits hold an answer."""
+    for place in range(min(INTRO_PLACES, len(ranked))):
+        intro = ranked[place][1]
+        if not units[intro].items:
+            continue
+        met = [r for r in range(intro + 1, intro + 1 + units[intro].items) if r in units]
+        if not met or (place + 1 < len(ranked) and ranked[place + 1][1] in met):
+            continue
+        pick = max(met, key=lambda r: (score[r], -r))
+        rest = [x for x in ranked[place + 1:] if x[1] != pick]
+        moved = (max(score[pick], rest[0][0]) if rest else score[pick], pick)
+        ranked = (ranked[:place + 1] + [moved] + rest)[:limit]
     return ranked
 
 

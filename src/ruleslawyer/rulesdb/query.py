@@ -171,7 +171,7 @@ def _runs(meta: dict[int, tuple]) -> dict[str, tuple[tuple[int, int], ...]]:
 
 
 #: ``search_units`` rows as :attr:`SearchData.meta` holds them, for the rowids bound to its ``IN ({})``.
-META_SQL = "SELECT rowid, ruleset, kind, title, number, lead, ascii FROM search_units WHERE rowid IN ({})"
+META_SQL = "SELECT rowid, ruleset, kind, title, number, lead, ascii, items FROM search_units WHERE rowid IN ({})"
 
 
 def _stored_runs(conn: sqlite3.Connection) -> dict[str, tuple[tuple[int, int], ...]]:
