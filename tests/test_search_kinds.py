@@ -815,3 +815,20 @@ def test_the_build_counts_the_items_a_sentence_ending_in_a_colon_introduces():
     assert items["mastery/combat/death/reaching-0-health#1"] == 3  # the Injury, the timer, the trial
     assert items["mastery/combat/death/going-down#1"] == 2
     assert items["mastery/combat/death/reaching-0-health#2"] == 0  # an item introduces nothing
+
+
+def test_of_two_phrases_sharing_a_word_the_one_with_more_meaning_wins():
+    # "want to hit back": "to hit" (a to-hit bonus) and "hit back" (a counterattack) share "hit"; the
+    # phrase of two words that mean something is the one read, and the counterattack is found
+    results = search("he missed me and I want to hit back", ruleset="mastery", limit=3)
+    assert "mastery/combat/actions-and-reactions/triggered-reactions-all-cost-1-ap#1" in [h.id for h in results]
+    assert "synonym: hit back → counterattack" in results.expansions
+
+
+@pytest.mark.parametrize("query, ruleset, answer", [
+    ("kneeling beside him while he dies", "mastery", "mastery/combat/death/triage#1"),  # adjacent to a dying creature
+    ("my buddy is dying beside me", "mastery", "mastery/combat/death/triage#1"),
+    ("stuck in melee, I want to run", "mythras", "mythras/combat/action-menu-essentials#4"),  # Engaged, not impaled
+])
+def test_where_a_fighter_stands_meets_the_books_word_for_it(query, ruleset, answer):
+    assert answer in ids(query, ruleset)

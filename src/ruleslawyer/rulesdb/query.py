@@ -462,6 +462,7 @@ def _spans(c: _Compiler, toks, used: list[bool], pending: list, fixed: dict[int,
                              for which, positions in ways
                              for n in range(1, 6) for k in range(len(positions) - n + 1)})
     for n in range(min(5, len(toks)), 0, -1):
+        found = []
         for which, positions in ways:
             for k in range(0, len(positions) - n + 1):
                 span = positions[k:k + n]
@@ -469,29 +470,41 @@ def _spans(c: _Compiler, toks, used: list[bool], pending: list, fixed: dict[int,
                     continue
                 typed = " ".join(toks[i][0] for i in range(span[0], span[-1] + 1))
                 syn, scale = c.synonym_alts(" ".join(stemmed[i] for i in span), which, typed)
-                if not any(syn):
-                    continue
-                words = [w for i in span for w in toks[i][1]]
-                meant = [w for w in words if not _stop(w)]
-                # the GM's own words: the one that means something ("for free": free), or all of them
-                # (in any order) anywhere in the unit
-                fixes = [f"{toks[i][0]} → {fixed[i]}" for i in range(span[0], span[-1] + 1) if i in fixed]
-                how = {"note": f"spelling: {', '.join(fixes)}", "factor": SPELLING_FACTOR} if fixes else {}
-                own = (c.alt(meant, **how) if len(meant) == 1 else c.alt(" & ".join(meant).split(), **how) if meant
-                       else c.alt(words, **how))
-                # a single word's other spellings and forms the rules hold ("armor": "armour"), as typed
-                same = c.variants(c.stem(meant[0])) if len(meant) == 1 and not fixes else []
-                typed_stems = {" ".join(c.stem(w) for w in words), " ".join(c.stem(w) for w in meant)}
-                syn = [a for a in syn if a is not None and " ".join(a.stems) not in typed_stems]
-                # a face inside the phrase ("rolled 96") still finds the table rows holding it, below
-                # what the phrase itself means ("nat 1" is Mythras's 01–05 rule before a row holding 1)
-                syn += [a for i in span for a in _covering(c, toks[i][0], folded[i], COMMON_FACTOR)]
-                g = c.group([own, *same, *syn], [w for w in words if not _stop(w)] or words, scale,
-                            keyed=len(meant) > 1)
-                if g:
-                    for i in range(span[0], span[-1] + 1):
-                        used[i] = True
-                    pending.append((span[0], g))
+                if any(syn):
+                    found.append((which, -sum(not _stop(folded[i]) for i in span), span, syn, scale))
+        # of two phrases as typed sharing a word, the one with more words that mean something wins
+        # ("want to hit back": hit back, a counterattack, not "to hit"); the first typed among equals
+        found.sort(key=lambda f: f[:2])
+        for _way, _meant, span, syn, scale in found:
+            if any(used[i] for i in span):
+                continue
+            g = _phrase_group(c, toks, span, syn, scale, fixed, folded)
+            if g:
+                for i in range(span[0], span[-1] + 1):
+                    used[i] = True
+                pending.append((span[0], g))
+
+
+def _phrase_group(c: _Compiler, toks, span: list[int], syn: list, scale: float, fixed: dict[int, str],
+                  folded: list[str]) -> Group | None:
+    """The group of a GM phrase with a synonym: the GM's own words, their other forms, the synonym's
+    alternatives and the table rows holding a face typed inside it."""
+    words = [w for i in span for w in toks[i][1]]
+    meant = [w for w in words if not _stop(w)]
+    # the GM's own words: the one that means something ("for free": free), or all of them
+    # (in any order) anywhere in the unit
+    fixes = [f"{toks[i][0]} → {fixed[i]}" for i in range(span[0], span[-1] + 1) if i in fixed]
+    how = {"note": f"spelling: {', '.join(fixes)}", "factor": SPELLING_FACTOR} if fixes else {}
+    own = (c.alt(meant, **how) if len(meant) == 1 else c.alt(" & ".join(meant).split(), **how) if meant
+           else c.alt(words, **how))
+    # a single word's other spellings and forms the rules hold ("armor": "armour"), as typed
+    same = c.variants(c.stem(meant[0])) if len(meant) == 1 and not fixes else []
+    typed_stems = {" ".join(c.stem(w) for w in words), " ".join(c.stem(w) for w in meant)}
+    syn = [a for a in syn if a is not None and " ".join(a.stems) not in typed_stems]
+    # a face inside the phrase ("rolled 96") still finds the table rows holding it, below
+    # what the phrase itself means ("nat 1" is Mythras's 01–05 rule before a row holding 1)
+    syn += [a for i in span for a in _covering(c, toks[i][0], folded[i], COMMON_FACTOR)]
+    return c.group([own, *same, *syn], [w for w in words if not _stop(w)] or words, scale, keyed=len(meant) > 1)
 
 
 def _misspelt(c: _Compiler, toks) -> dict[int, str]:
