@@ -1,6 +1,6 @@
 """Test-wide setup: every test run (and every notebook kernel it starts) uses its own database.
 
-Under pytest-xdist (``make test`` runs ``pytest -n auto --dist loadfile --no-loadscope-reorder``):
+Under pytest-xdist (``make test`` runs ``pytest -n <cores + 1> --dist loadfile --no-loadscope-reorder``):
 
 * every worker process gets a database of its own (``rules-gw0.db``, ``rules-gw1.db``, ... beside the
   run's ``$RULESLAWYER_TEST_DB``), so a worker never sees another's build or rebuild;
@@ -14,8 +14,14 @@ Under pytest-xdist (``make test`` runs ``pytest -n auto --dist loadfile --no-loa
 The grouping is done here by the scheduler (``pytest_xdist_make_scheduler``), from each test's file,
 not with ``xdist_group`` marks: ``--dist loadgroup`` silently stops grouping under pytest 9.2
 (pytest-dev/pytest-xdist#1386).
+
+Every test process collects its cyclic garbage less often (``GC_THRESHOLD``) and, once the tests are
+collected, leaves what collection built out of later collections (``gc.freeze``): the suite's Python
+work costs about 7 % less CPU (run alone in one process, the tests outside tests/browser took 71 CPU-s
+against 77). Reference counting still frees everything at once; only cycles wait longer.
 """
 
+import gc
 import os
 import shutil
 import stat
@@ -38,10 +44,13 @@ RAM_TMP_KEEP_S = 3600
 #: Free bytes RAM_TMP must have to be used (a run writes about a hundred databases of ~1.5 MiB).
 RAM_TMP_NEEDS = 2 * 2**30
 _OWN_BASETEMP = pytest.StashKey[str]()
+#: ``gc.set_threshold`` of the test processes (Python's own: 700, 10, 10).
+GC_THRESHOLD = (50_000, 50, 100)
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest's tmp_path factory reads --basetemp
 def pytest_configure(config):
+    gc.set_threshold(*GC_THRESHOLD)
     if _distributed(config) and config.option.basetemp is None:
         # xdist puts each worker's tmp_path under <basetemp>/popen-gwN/; from /tmp/pytest-XXXXXXXX/ (or
         # /dev/shm/pt-XXXXXXXX/) that is as long as a one-process run's /tmp/pytest-of-<user>/pytest-<n>/
@@ -60,6 +69,12 @@ def pytest_configure(config):
         os.environ["RULESLAWYER_TEST_WORKER"] = worker
     os.environ["RULESLAWYER_DB"] = os.environ["RULESLAWYER_TEST_DB"]
     os.environ.pop("RULESLAWYER_HOUSE_RULES", None)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session):
+    gc.collect()
+    gc.freeze()  # the collected tests and the modules they imported: never garbage, never scanned again
 
 
 def pytest_sessionfinish(session, exitstatus):
