@@ -832,3 +832,9 @@ def test_of_two_phrases_sharing_a_word_the_one_with_more_meaning_wins():
 ])
 def test_where_a_fighter_stands_meets_the_books_word_for_it(query, ruleset, answer):
     assert answer in ids(query, ruleset)
+
+
+def test_a_phase_where_nobody_acts_meets_the_rule_that_skips_it():
+    # "Phases with nothing to resolve are simply skipped": no one acting is nothing to resolve
+    assert "darkmaster/combat/tactical-round-sequence#1" in ids("no one acts in the ranged phase, now what",
+                                                                "darkmaster")
