@@ -838,3 +838,11 @@ def test_a_phase_where_nobody_acts_meets_the_rule_that_skips_it():
     # "Phases with nothing to resolve are simply skipped": no one acting is nothing to resolve
     assert "darkmaster/combat/tactical-round-sequence#1" in ids("no one acts in the ranged phase, now what",
                                                                 "darkmaster")
+
+
+@pytest.mark.parametrize("query, ruleset, answer", [
+    ("flaming sword damage type", "mastery", "mastery/combat/additional-combat-rules/damage-types#5"),  # enchanted
+    ("i grab a mace my style doesn't cover", "mythras", "mythras/combat/combat-styles#1"),  # outside your styles
+])
+def test_a_gm_name_for_a_kind_of_weapon_meets_the_books_rule_for_it(query, ruleset, answer):
+    assert answer in ids(query, ruleset)
