@@ -846,3 +846,20 @@ def test_a_phase_where_nobody_acts_meets_the_rule_that_skips_it():
 ])
 def test_a_gm_name_for_a_kind_of_weapon_meets_the_books_rule_for_it(query, ruleset, answer):
     assert answer in ids(query, ruleset)
+
+
+def test_without_the_word_list_package_search_still_answers(monkeypatch):
+    # installed without its dependencies: no word is known to be common, spelling is corrected as before
+    import sys
+
+    from ruleslawyer.rulesdb import words
+
+    monkeypatch.setitem(sys.modules, "spellchecker", None)  # import spellchecker raises ImportError
+    words._english_frequencies.cache_clear()
+    try:
+        assert not words.common_english("lake")
+        assert [h.id for h in search("reprisel attack", ruleset="mastery", limit=1)]
+    finally:
+        monkeypatch.undo()
+        words._english_frequencies.cache_clear()
+    assert words.common_english("lake")

@@ -19,7 +19,7 @@ import re
 import sqlite3
 import threading
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 __all__ = ["COMMON_WORD_FREQUENCY", "HEADING_WEIGHT", "INVISIBLE", "LEAD_IN_WEIGHT", "NEGATIONS", "STOPWORDS", "TOKENIZER",
            "TRAIL_WEIGHT", "WORD_RE", "common_english", "fold", "normalize", "porter_stems", "query_tokens"]
@@ -168,14 +168,17 @@ COMMON_WORD_FREQUENCY = 200
 
 
 @functools.cache
-def _english_frequencies():
-    from spellchecker import SpellChecker  # about 0.1 s: loaded only when a query has a word to correct
-
-    return SpellChecker(language="en", distance=1).word_frequency
+def _english_frequencies() -> Mapping[str, int]:
+    try:  # about 0.1 s: loaded only when a query has a word to correct
+        from spellchecker import SpellChecker
+    except ImportError:  # installed without its dependencies: no word is known to be common
+        return {}
+    return SpellChecker(language="en", distance=1).word_frequency.dictionary
 
 
 def common_english(word: str) -> bool:
     """Whether ``word`` (lower case) is a common English word (:data:`COMMON_WORD_FREQUENCY`): a word the
     rules never use but a GM may well mean ("the fight is on a frozen lake"), which spelling correction
-    leaves alone instead of turning it into a rules word ("like")."""
-    return _english_frequencies()[word] >= COMMON_WORD_FREQUENCY
+    leaves alone instead of turning it into a rules word ("like"). False for every word where the
+    ``pyspellchecker`` package (a dependency) is missing: spelling is then corrected as if no word were."""
+    return _english_frequencies().get(word, 0) >= COMMON_WORD_FREQUENCY
