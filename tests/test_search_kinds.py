@@ -808,6 +808,15 @@ def test_a_sentence_introducing_a_list_is_followed_by_an_item_of_it(query):
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
 
 
+def test_an_item_already_above_the_sentence_introducing_its_list_is_not_shown_twice():
+    # "combat flow" in Mastery: the list's sentence ("combat follows this structure:") is the second hit
+    # and one of its items leads; the item must not be placed again after its sentence
+    for query, ruleset in (("combat flow structure", "mastery"), ("basic actions cost", "mastery"),
+                           ("action points can be spent", "mastery"), ("attack formulas", "mastery")):
+        order = [h.id for h in search(query, ruleset=ruleset, limit=10)]
+        assert len(set(order)) == len(order), (query, order)
+
+
 def test_the_build_counts_the_items_a_sentence_ending_in_a_colon_introduces():
     conn = open_rules().connection()
     items = dict(conn.execute("SELECT u.id, s.items FROM search_units s JOIN units u ON u.rowid = s.rowid "

@@ -505,8 +505,9 @@ def _items_follow(ranked: list[tuple[float, int]], score: dict[int, float], unit
         if not units[intro].items:
             continue
         met = [r for r in range(intro + 1, intro + 1 + units[intro].items) if r in units]
-        if not met or (place + 1 < len(ranked) and ranked[place + 1][1] in met):
-            continue
+        shown = {r for _s, r in ranked[:place + 2]}  # up to the hit right after it
+        if not met or shown.intersection(met):
+            continue  # one of its items is already above it, or right after it
         pick = max(met, key=lambda r: (score[r], -r))
         rest = [x for x in ranked[place + 1:] if x[1] != pick]
         moved = (max(score[pick], rest[0][0]) if rest else score[pick], pick)
