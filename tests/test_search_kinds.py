@@ -872,3 +872,21 @@ def test_without_the_word_list_package_search_still_answers(monkeypatch):
         monkeypatch.undo()
         words._english_frequencies.cache_clear()
     assert words.common_english("lake")
+
+
+def test_every_blind_question_gets_distinct_hits_in_falling_score_order():
+    # whatever the ranking policy moves (a list's item after its sentence, another ruleset's best hit
+    # up), no unit is shown twice and the scores never rise down the list: over every tuning question
+    from pathlib import Path
+
+    blind = Path(__file__).parent / "search_quality" / "blind"
+    rules = open_rules()
+    for path in sorted(blind.glob("tuning*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines()[::6]:  # a sample: a sixth of each set
+            q = json.loads(line)
+            for ruleset in (q["ruleset"], None):
+                hits = search(q["q"], ruleset=ruleset, limit=10, rules=rules)
+                order = [h.id for h in hits]
+                assert len(set(order)) == len(order), (q["q"], ruleset, order)
+                scores = [h.score for h in hits]
+                assert scores == sorted(scores, reverse=True), (q["q"], ruleset, scores)

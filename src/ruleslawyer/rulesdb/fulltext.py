@@ -492,7 +492,17 @@ def _rank(units: dict[int, _Unit], compiled: Compiled, ruleset: str | None, limi
         moved = sorted((v for v in best.values() if v[0] >= OTHER_RULESET_SHARE * ranked[0][0]), reverse=True)
         if len(moved) > 1:
             ranked = (moved + [x for x in ranked if x not in moved])[:limit]
-    return _items_follow(ranked, {-r: sc for sc, r in scored}, units, limit)
+    return _falling(_items_follow(ranked, {-r: sc for sc, r in scored}, units, limit))
+
+
+def _falling(ranked: list[tuple[float, int]]) -> list[tuple[float, int]]:
+    """The scores as the list reads them: a hit the policy moved above a better-scored one (another
+    ruleset's best hit, a list's item after its sentence) shows that one's score, never rising down the list."""
+    out = list(ranked)
+    for k in range(len(out) - 2, -1, -1):
+        if out[k][0] < out[k + 1][0]:
+            out[k] = (out[k + 1][0], out[k][1])
+    return out
 
 
 def _items_follow(ranked: list[tuple[float, int]], score: dict[int, float], units: dict[int, _Unit],
