@@ -135,7 +135,8 @@ CREATE TABLE search_units (
                                           -- is marked in Python; else by FTS5's snippet())
     lead    INTEGER NOT NULL,             -- 1: the first unit under its section's heading (its opening)
     items   INTEGER NOT NULL DEFAULT 0    -- a sentence introducing a list ("When you reach 0 health:"):
-                                          -- how many items follow it (0 for any other unit)
+                                          -- how many units follow it up to the list's last item (nested
+                                          -- items included; 0 for any other unit)
 );
 
 -- Terms the units define (the glossary's labels and defining sentences), by the stems of the term:

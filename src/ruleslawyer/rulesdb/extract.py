@@ -416,12 +416,14 @@ def _write_search_units(conn: sqlite3.Connection, stems: dict[str, str]) -> None
     defining sentence is a weak one, and only where no chapter of its ruleset defines the term (the
     kit's notes explain, the chapters define). A unit states a number when its text has one — a
     row of a rollable table when a cell besides the die's faces has one. A sentence ending in a colon
-    records how many list items it introduces (the items following it whose lead-in it is).
+    records how many units follow it up to the last item of the list it introduces (the items whose
+    lead-in it is; nested items and an item's own paragraphs in between count).
     """
     rows = []
     opened: set[str] = set()
-    items: dict[int, int] = {}  # a sentence introducing a list (ending in a colon) -> its items
-    intro: tuple[int, str] | None = None
+    items: dict[int, int] = {}  # a sentence introducing a list (ending in a colon) -> units up to its last item
+    intros: dict[str, int] = {}  # the section's sentences ending in a colon, by text
+    where = None
     for rowid, ruleset, kind, text, source_kind, cells, dice, heading, trail, lead_in, section in conn.execute(
             "SELECT u.rowid, u.ruleset, u.kind, u.body, c.kind, r.cells, t.dice, u.heading, u.trail, u.lead_in, "
             "u.section "
@@ -434,10 +436,12 @@ def _write_search_units(conn: sqlite3.Connection, stems: dict[str, str]) -> None
         lead = kind != "heading" and section not in opened
         if lead:
             opened.add(section)
-        if kind == "item" and lead_in and intro and intro[1] == lead_in:
-            items[intro[0]] = items.get(intro[0], 0) + 1
-        elif kind != "item":
-            intro = (rowid, text) if text.rstrip().endswith(":") else None
+        if section != where:
+            intros, where = {}, section
+        if kind == "item" and lead_in in intros:  # its list's item, after nested items or paragraphs too
+            items[intros[lead_in]] = rowid - intros[lead_in]
+        if text.rstrip().endswith(":"):
+            intros[text] = rowid
         rows.append([rowid, ruleset, code, int(kind == "heading"), int(states_number(said)),
                      int(_ascii_words(text, heading, trail, lead_in)), int(lead), 0])
     for row in rows:

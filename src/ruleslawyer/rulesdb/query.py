@@ -245,6 +245,10 @@ class SearchData:
             out.setdefault(stem, []).append(word)
         return out
 
+    def stem_words(self, conn: sqlite3.Connection, stems) -> list[tuple[str, int]]:
+        """Every vocabulary word of these stems, the synonym data's own too, with how many units hold it."""
+        return _in(conn, "SELECT word, docs FROM words WHERE stem IN ({})", stems, lambda r: (r[0], r[1]))
+
     def synonyms(self, conn: sqlite3.Connection,
                  keys) -> dict[tuple[int, str], list[tuple[str, tuple[str, ...], float]]]:
         """``{(content, key): [(scope, phrases, weight), ...]}`` for these stem keys (read from the
@@ -512,16 +516,26 @@ def _misspelt(c: _Compiler, toks) -> dict[int, str]:
     first ``MAX_CORRECTIONS`` of them): what the GM phrases are looked up with ("critcal hit" meets
     "critical hit"). A word no phrase takes gets its own group in :func:`_singles`."""
     out: dict[int, str] = {}
-    tried: dict[str, str | None] = {}  # each distinct word tried once, at most MAX_CORRECTIONS of them
+    tried: dict[str, str | None] = {}
     for i, (_tok, parts, prefix) in enumerate(toks):
         low = parts[0] if len(parts) == 1 else ""
         if prefix or not _correctable(low, c):
             continue
-        if low not in tried and len(tried) < MAX_CORRECTIONS:
-            tried[low] = c.correction(low)
-        if tried.get(low):
-            out[i] = tried[low]
+        fix = _fix(c, low, tried)
+        if fix:
+            out[i] = fix
     return out
+
+
+def _fix(c: _Compiler, word: str, tried: dict[str, str | None]) -> str | None:
+    """The correction of ``word`` (None: none), each distinct word looked for once (``tried``). At most
+    ``MAX_CORRECTIONS`` words that are not common English words are looked for; a common word is looked
+    for among its own forms only (by stem, one look-up), so it never uses up the others' turns."""
+    if word not in tried:
+        if not common_english(word) and sum(not common_english(w) for w in tried) >= MAX_CORRECTIONS:
+            return None
+        tried[word] = c.correction(word)
+    return tried[word]
 
 
 def _correctable(word: str, c: _Compiler) -> bool:
@@ -548,7 +562,7 @@ def _covering(c: _Compiler, typed: str, word: str, factor: float = 1.0) -> list[
 def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
     """A group for each word no synonym took, with a spelling correction for a word the rules lack."""
     out: list[tuple[int, Group]] = []
-    tried: dict[str, str | None] = {}  # each distinct word tried once, at most MAX_CORRECTIONS of them
+    tried: dict[str, str | None] = {}  # each distinct word tried once (_fix)
     for i, (tok, parts, prefix) in enumerate(toks):
         low = " ".join(parts)
         if used[i] or (not prefix and _stop(low)):
@@ -558,11 +572,8 @@ def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
             alts += c.variants(c.stem(low))
             alts += _covering(c, tok, low)
         weight_words = parts
-        if (not prefix and len(parts) == 1 and _correctable(low, c)
-                and (low in tried or len(tried) < MAX_CORRECTIONS)):
-            if low not in tried:
-                tried[low] = c.correction(low)
-            fix = tried[low]
+        if not prefix and len(parts) == 1 and _correctable(low, c):
+            fix = _fix(c, low, tried)
             if fix:
                 c.fixes[low] = fix
                 alts.append(c.alt([fix], note=f"spelling: {tok} → {fix}", factor=SPELLING_FACTOR))
@@ -691,6 +702,8 @@ def _correct(word: str, c: _Compiler) -> str | None:
     English word (:func:`~ruleslawyer.rulesdb.words.common_english`: "lake", "road", "digging") is
     corrected only to another form of itself (:func:`_one_word`: "rifles" → "rifle", not "lake" → "like").
     """
+    if common_english(word):
+        return _own_form(word, c)
     limit = 1 if len(word) <= 6 else 2
     best: tuple[int, int, str] | None = None
     for w, docs in c.data.near_words(c.conn, word, limit):
@@ -703,7 +716,18 @@ def _correct(word: str, c: _Compiler) -> str | None:
             best = (d, -docs, w)
     if best is None:
         return None
-    if common_english(word) and not _one_word(word, best[2]):
-        return None  # a word in its own right ("lake" is no misspelt "like"), unless another form of it ("rifles")
+    c.learn([best[2]])
+    return best[2]
+
+
+def _own_form(word: str, c: _Compiler) -> str | None:
+    """For a common English word the rules never use: the vocabulary word that is another form of it
+    (:func:`_one_word`: "rifles" → "rifle"), the closest and then the one most units hold; else None
+    ("lake" stays a lake)."""
+    stems = porter_stems([word, word[:-2]] if word.endswith("ly") and len(word) > 5 else [word])
+    best = min(((_distance(word, w, 3), -docs, w) for w, docs in c.data.stem_words(c.conn, set(stems.values()))
+                if w != word and w not in STOPWORDS and _one_word(word, w)), default=None)
+    if best is None:
+        return None
     c.learn([best[2]])
     return best[2]
