@@ -910,3 +910,9 @@ def test_the_item_after_a_nested_list_still_follows_the_sentence_introducing_its
                                    "  - Duck left\n  - Duck right\n  - Duck down\n- Roll a scorch trial\n")
     hits = search("wyvern breathes fire roll", ruleset="house", limit=3, rules=rules)
     assert [h.text for h in hits[:2]] == ["When a wyvern breathes fire:", "Roll a scorch trial"]
+
+
+def test_backing_out_of_a_fight_meets_disengaging():
+    # "back out" is a way of leaving melee: Darkmaster disengages in the Other Actions Phase
+    assert "darkmaster/combat/tactical-round-sequence/other-actions-phase#1" in ids(
+        "I back out of the fight with the orc", "darkmaster")
