@@ -916,3 +916,12 @@ def test_backing_out_of_a_fight_meets_disengaging():
     # "back out" is a way of leaving melee: Darkmaster disengages in the Other Actions Phase
     assert "darkmaster/combat/tactical-round-sequence/other-actions-phase#1" in ids(
         "I back out of the fight with the orc", "darkmaster")
+
+
+@pytest.mark.parametrize("query, ruleset, answer", [
+    ("an avalanche is coming down on us", "mythras", "mythras/combat/charge-evade-outmanoeuvre#2"),  # Evade the threat
+    ("he stands on the ridge above us and swings down", "darkmaster",
+     "darkmaster/combat/tactical-round-sequence/melee-phase#3"),  # higher ground: a Positional Bonus
+])
+def test_a_threat_or_a_height_described_in_the_scene_meets_its_rule(query, ruleset, answer):
+    assert answer in ids(query, ruleset)
