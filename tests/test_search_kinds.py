@@ -925,3 +925,11 @@ def test_backing_out_of_a_fight_meets_disengaging():
 ])
 def test_a_threat_or_a_height_described_in_the_scene_meets_its_rule(query, ruleset, answer):
     assert answer in ids(query, ruleset)
+
+
+@pytest.mark.parametrize("query, ruleset, answer", [
+    ("can I ready an attack for when he comes", "mythras", "mythras/combat/action-menu-essentials#2"),  # Delay, Interrupt
+    ("is there an upkeep step", "darkmaster", "darkmaster/combat/tactical-round-sequence/assessment-phase#1"),
+])
+def test_another_games_word_for_waiting_or_upkeep_meets_the_books(query, ruleset, answer):
+    assert answer in ids(query, ruleset)
