@@ -850,6 +850,7 @@ def test_of_two_phrases_sharing_a_word_the_one_with_more_meaning_wins():
     ("kneeling beside him while he dies", "mastery", "mastery/combat/death/triage#1"),  # adjacent to a dying creature
     ("my buddy is dying beside me", "mastery", "mastery/combat/death/triage#1"),
     ("stuck in melee, I want to run", "mythras", "mythras/combat/action-menu-essentials#4"),  # Engaged, not impaled
+    ("she is dying and I run over to help", "mastery", "mastery/combat/death/triage#1"),  # getting adjacent
 ])
 def test_where_a_fighter_stands_meets_the_books_word_for_it(query, ruleset, answer):
     assert answer in ids(query, ruleset)
