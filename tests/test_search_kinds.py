@@ -934,3 +934,8 @@ def test_a_threat_or_a_height_described_in_the_scene_meets_its_rule(query, rules
 ])
 def test_another_games_word_for_waiting_or_upkeep_meets_the_books(query, ruleset, answer):
     assert answer in ids(query, ruleset)
+
+
+def test_action_points_a_gm_did_not_spend_meet_the_rule_for_unused_ap():
+    # "didn't spend" is the negation of spending: Mythras's "Unused AP vanish at Round's end"
+    assert "mythras/combat/setup#3" in ids("the action points I didn't spend, what happens", "mythras")
