@@ -508,8 +508,8 @@ def _falling(ranked: list[tuple[float, int]]) -> list[tuple[float, int]]:
 def _items_follow(ranked: list[tuple[float, int]], score: dict[int, float], units: dict[int, _Unit],
                   limit: int) -> list[tuple[float, int]]:
     """A sentence introducing a list among the first ``INTRO_PLACES`` hits ("When you reach 0 health:",
-    which answers nothing by itself) is followed by its best-scoring item that the query met, at the
-    score of the hit it moves down if its own is lower, so the first hits hold an answer."""
+    which answers nothing by itself) is followed by its best-scoring item that the query met, so the
+    first hits hold an answer (its score as shown: :func:`_falling`)."""
     for place in range(min(INTRO_PLACES, len(ranked))):
         intro = ranked[place][1]
         if not units[intro].items:
@@ -520,8 +520,7 @@ def _items_follow(ranked: list[tuple[float, int]], score: dict[int, float], unit
             continue  # one of its items is already above it, or right after it
         pick = max(met, key=lambda r: (score[r], -r))
         rest = [x for x in ranked[place + 1:] if x[1] != pick]
-        moved = (max(score[pick], rest[0][0]) if rest else score[pick], pick)
-        ranked = (ranked[:place + 1] + [moved] + rest)[:limit]
+        ranked = (ranked[:place + 1] + [(score[pick], pick)] + rest)[:limit]
     return ranked
 
 

@@ -686,11 +686,15 @@ def _distance(a: str, b: str, limit: int) -> int:
     return prev[-1]
 
 
+def _bare(word: str) -> str:
+    """``word`` without an adverb's "ly" ("suddenly": "sudden"); a short word as it is ("only")."""
+    return word[:-2] if word.endswith("ly") and len(word) > 5 else word
+
+
 def _one_word(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` are forms of one word: the same Porter stem once an adverb's "ly" is
     taken off ("rifles", "rifle"; "decided", "decides"; "suddenly", "sudden")."""
-    bare = [w[:-2] if w.endswith("ly") and len(w) > 5 else w for w in (a, b)]
-    return len(set(porter_stems(bare).values())) == 1
+    return len(set(porter_stems([_bare(a), _bare(b)]).values())) == 1
 
 
 def _correct(word: str, c: _Compiler) -> str | None:
@@ -724,7 +728,7 @@ def _own_form(word: str, c: _Compiler) -> str | None:
     """For a common English word the rules never use: the vocabulary word that is another form of it
     (:func:`_one_word`: "rifles" → "rifle"), the closest and then the one most units hold; else None
     ("lake" stays a lake)."""
-    stems = porter_stems([word, word[:-2]] if word.endswith("ly") and len(word) > 5 else [word])
+    stems = porter_stems({word, _bare(word)})
     best = min(((_distance(word, w, 3), -docs, w) for w, docs in c.data.stem_words(c.conn, set(stems.values()))
                 if w != word and w not in STOPWORDS and _one_word(word, w)), default=None)
     if best is None:
