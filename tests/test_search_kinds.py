@@ -939,3 +939,21 @@ def test_another_games_word_for_waiting_or_upkeep_meets_the_books(query, ruleset
 def test_action_points_a_gm_did_not_spend_meet_the_rule_for_unused_ap():
     # "didn't spend" is the negation of spending: Mythras's "Unused AP vanish at Round's end"
     assert "mythras/combat/setup#3" in ids("the action points I didn't spend, what happens", "mythras")
+
+
+@pytest.mark.parametrize("query, ruleset, fix", [
+    ("outmanuver what happens to the ones who fail", "mythras", "spelling: outmanuver → outmaneuver"),
+    ("outmanuever costs how many ap", "mythras", "spelling: outmanuever → outmaneuver"),
+    ("who fougth first", "darkmaster", "spelling: fougth → fought"),
+])
+def test_a_misspelt_american_or_irregular_form_is_corrected_to_the_form_the_data_maps(query, ruleset, fix):
+    # "outmaneuver" is no word of the rules but the synonym data's spelling of their "outmanoeuvre";
+    # a misspelling of it is corrected to it, which then reaches the book's word
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    compiled = fulltext._compiled(query, ruleset, conn, data)
+    assert fix in compiled.notes
+    if "outman" in query:
+        assert "mythras/combat/charge-evade-outmanoeuvre#1" in ids(query, ruleset, 5) or \
+            "mythras/combat/charge-evade-outmanoeuvre#3" in ids(query, ruleset, 5)

@@ -191,7 +191,7 @@ def _stored_runs(conn: sqlite3.Connection) -> dict[str, tuple[tuple[int, int], .
 _VOCAB_SQL = "SELECT term, doc FROM vocab WHERE term GLOB '[a-z]*'"
 _SYNONYM_WORDS_SQL = ("SELECT word, stem FROM words WHERE word GLOB '[a-z]*' AND word NOT GLOB '*[^a-z]*' "
                       "AND word NOT IN (SELECT term FROM vocab)")
-_KEYS_SQL = "SELECT DISTINCT key FROM synonyms WHERE scope != '='"
+_KEYS_SQL = "SELECT DISTINCT key FROM synonyms"
 
 
 class SearchData:
