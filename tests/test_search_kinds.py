@@ -957,3 +957,19 @@ def test_a_misspelt_american_or_irregular_form_is_corrected_to_the_form_the_data
     if "outman" in query:
         assert "mythras/combat/charge-evade-outmanoeuvre#1" in ids(query, ruleset, 5) or \
             "mythras/combat/charge-evade-outmanoeuvre#3" in ids(query, ruleset, 5)
+
+
+@pytest.mark.parametrize("query, ruleset, answer", [
+    ("what happens when my character hits 0 health", "mastery", "mastery/combat/death/reaching-0-health#4"),
+    ("what happens when my character drops to 0 health", "mastery", "mastery/combat/death/reaching-0-health#4"),
+])
+def test_my_character_is_the_player_not_a_word_to_match(query, ruleset, answer):
+    # "my character" is "I": the rows that mention "a character" are no better for it
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    groups = [p.fts for g in fulltext._compiled(query, ruleset, conn, data).groups for p in g.parts]
+    assert not any('"character"' in fts for fts in groups), groups
+    assert any('"character"' in p.fts for g in fulltext._compiled("can a character stabilize a friend", ruleset,
+                                                                      conn, data).groups for p in g.parts)
+    assert answer in ids(query, ruleset)

@@ -11,8 +11,8 @@ here runs a full-text query: :mod:`ruleslawyer.rulesdb.search` runs one ``MATCH`
 - Negations (``don't``, ``doesn't``, ``without``, ``no``…) become ``not``, so one synonym entry
   ``not parry`` serves every way of saying it.
 - A word the rules never use is corrected to the closest word they do use ("flankng" → "flanking").
-- Question words are dropped when anything else is left; filler a GM adds ("right away", "my
-  character", "the guy") weighs ``FILLER_WEIGHT`` of a word.
+- Question words are dropped when anything else is left, and so is the player's own "character"
+  ("my character" is "I"); filler a GM adds ("right away", "the guy") weighs ``FILLER_WEIGHT`` of a word.
 - Adjacent word pairs make one extra group, so "hit location" side by side outranks "hit" here
   and "location" there.
 """
@@ -70,6 +70,10 @@ villain villains mook mooks minion minions boss dude buddy friend friends party
 
 #: Words whose "'s" is "is" or "us" ("what's", "let's"), not a possessive or a plural.
 _IS_BEFORE = frozenset("what that it he she there here who where how when why let everyone something".split())
+
+#: "My character", "our guy": the player speaking of their own, no more than "I" or "we" (dropped).
+_OWN = frozenset({"my", "our", "your"})
+_SELF = frozenset({"character", "characters", "pc", "pcs", "guy", "guys", "hero", "heroes", "toon", "dude"})
 
 #: Words that name a kind of text rather than a topic ("damage modifier table" names the section
 #: "Damage Modifier").
@@ -443,6 +447,8 @@ def _tokens(text: str) -> tuple[list[list[str]], list[tuple[str, list[str], bool
         if low.endswith("'s") and len(low) > 3 and low[:-2] not in _IS_BEFORE:
             low = low[:-2]  # "AP's", "parry's": the word itself ("what's" is "what is")
         parts = ["not"] if low in NEGATIONS else [p for p in _JOIN.split(low) if p]
+        if parts == [low] and low in _SELF and toks and toks[-1][1] == [toks[-1][1][0]] and toks[-1][1][0] in _OWN:
+            continue  # "my character": the player, as "I" is
         if parts:
             toks.append((word, parts, raw.endswith("*")))
     return phrases[:MAX_TERMS], toks
