@@ -973,3 +973,16 @@ def test_my_character_is_the_player_not_a_word_to_match(query, ruleset, answer):
     assert any('"character"' in p.fts for g in fulltext._compiled("can a character stabilize a friend", ruleset,
                                                                       conn, data).groups for p in g.parts)
     assert answer in ids(query, ruleset)
+
+
+@pytest.mark.parametrize("query, dying", [
+    ("what die do I roll for a trauma", False), ("which die is rolled for initiative", False),
+    ("roll the tier die", False), ("what happens if I die", True), ("can my horse die", True),
+])
+def test_the_die_rolled_is_not_dying(query, dying):
+    # "what die", "the die": the one rolled; "if I die": the death, whose forms the rules write "dying"
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    parts = " ".join(p.fts for g in fulltext._compiled(query, "mastery", conn, data).groups for p in g.parts)
+    assert ('"dying"' in parts) is dying, parts

@@ -75,6 +75,10 @@ _IS_BEFORE = frozenset("what that it he she there here who where how when why le
 _OWN = frozenset({"my", "our", "your"})
 _SELF = frozenset({"character", "characters", "pc", "pcs", "guy", "guys", "hero", "heroes", "toon", "dude"})
 
+#: Before "die", words making it the die rolled ("what die", "a die", "the tier die"), not dying.
+_DIE_NOUN = frozenset({"a", "the", "what", "which", "one", "each", "tier", "your", "my", "this", "that", "same",
+                       "another", "other", "every"})
+
 #: Words that name a kind of text rather than a topic ("damage modifier table" names the section
 #: "Damage Modifier").
 _NAMING = frozenset({"table", "tables", "chart", "list", "rule", "rules", "section"})
@@ -330,6 +334,7 @@ class _Compiler:
         self.known: dict[str, tuple[str, int]] = {}
         self.fixes: dict[str, str] = {}  # spelling corrections made
         self._corrected: dict[str, str | None] = {}  # each word's correction, looked for once a query
+        self.dice = False  # "die" is the one rolled ("what die", "a die"): not dying (variants)
 
     def correction(self, word: str) -> str | None:
         """:func:`_correct` of ``word``, looked for once per query (phrases and single words alike)."""
@@ -421,7 +426,10 @@ class _Compiler:
         return out, weight
 
     def variants(self, key: str) -> list[Alt | None]:
-        """The rules' words the stemmer keeps apart from this one ("successfully" for "successful")."""
+        """The rules' words the stemmer keeps apart from this one ("successfully" for "successful");
+        none for the die rolled (``dice``): "dying" is another word."""
+        if self.dice and key == "die":
+            return []
         found = [ph for scope, phrases, _w in self.data.synonyms(self.conn, [(0, key)])[(0, key)] if scope == "="
                  for ph in phrases]
         self.learn(found)
@@ -638,6 +646,7 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
     phrases, toks = _tokens(text)
     low = " ".join(w for _, p, _ in toks for w in p)
     c = _Compiler(conn, data, ruleset, bool(_DEFINITION.search(low)))
+    c.dice = any(p == ["die"] and i and toks[i - 1][1][-1] in _DIE_NOUN for i, (_t, p, _x) in enumerate(toks))
     c.learn({w for p in phrases for w in p} | {w for _, p, _ in toks for w in p})
     groups = [g for g in (c.group([c.alt(p)], p) for p in phrases) if g]
     used = [False] * len(toks)
