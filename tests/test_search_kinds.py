@@ -986,3 +986,18 @@ def test_the_die_rolled_is_not_dying(query, dying):
     conn, data = fulltext._data(open_rules())
     parts = " ".join(p.fts for g in fulltext._compiled(query, "mastery", conn, data).groups for p in g.parts)
     assert ('"dying"' in parts) is dying, parts
+
+
+@pytest.mark.parametrize("query, ruleset, section", [
+    ("Firearms", "mythras", "mythras/combat/firearms-change-the-economy"),
+    ("triggered", "mastery", "mastery/combat/actions-and-reactions/triggered-reactions-all-cost-1-ap"),
+])
+def test_one_word_leading_a_chapters_section_title_names_that_section(query, ruleset, section):
+    # "Firearms" is how a GM names the section "Firearms change the economy": its rules come up,
+    # though they match only through its heading
+    assert any(i == section or i.startswith(section + "#") for i in ids(query, ruleset))
+
+
+def test_a_word_leading_a_supplement_title_does_not_put_it_before_the_chapter():
+    # "size" begins the supplement's "Size and parrying"; the chapter's parry Size rule still leads
+    assert ids("size", "mythras", 1)[0].startswith("mythras/combat/")

@@ -199,6 +199,8 @@ def _stored_runs(conn: sqlite3.Connection) -> dict[str, tuple[tuple[int, int], .
 _VOCAB_SQL = "SELECT term, doc FROM vocab WHERE term GLOB '[a-z]*'"
 _SYNONYM_WORDS_SQL = ("SELECT word, stem FROM words WHERE word GLOB '[a-z]*' AND word NOT GLOB '*[^a-z]*' "
                       "AND word NOT IN (SELECT term FROM vocab)")
+_LED_SQL = ("SELECT t.rowid, t.last FROM titles t JOIN units u ON u.rowid = t.rowid JOIN chapters c "
+            "ON c.ruleset = u.ruleset AND c.chapter = u.chapter WHERE t.key > ? AND t.key < ? AND c.kind != 'supplement'")
 _KEYS_SQL = "SELECT DISTINCT key FROM synonyms"
 
 
@@ -289,6 +291,11 @@ class SearchData:
         """Rowid runs (heading unit, last unit) of the sections titled exactly one of ``names``
         (folded words: ``"fighting on"``)."""
         return tuple(sorted(_in(conn, "SELECT rowid, last FROM titles WHERE key IN ({})", names, tuple)))
+
+    def led_sections(self, conn: sqlite3.Connection, word: str) -> tuple[tuple[int, int], ...]:
+        """Rowid runs of the chapters' (not the supplement's) sections whose title of two or more words
+        begins with the folded ``word`` ("firearms": Firearms change the economy)."""
+        return tuple(sorted(rows(conn, _LED_SQL, (word + " ", word + " \U0010ffff"))))
 
     def vocab(self, conn: sqlite3.Connection) -> dict[int, list[tuple[str, int]]]:
         """The rules' unstemmed words by length, with how many units hold each, and the synonym data's
@@ -666,6 +673,8 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
     words = [c.fixes.get(w, w) for w in [w for p in phrases for w in p] + [w for _, p, _ in toks for w in p]]
     meant = " ".join(w for w in words if not (_stop(w) or w in FILLER or w in _NAMING))
     sections = data.sections(conn, [" ".join(words)]) if words else ()
+    if not sections and len(meant.split()) == 1:
+        sections = data.led_sections(conn, meant)  # "firearms": Firearms change the economy
     lifted = data.sections(conn, [meant]) if meant else ()
     quantity = bool(_QUANTITY.search(low))
     # what a number counts is the word after it: the GM's words, and the first word of each synonym
