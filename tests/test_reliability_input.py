@@ -108,7 +108,9 @@ def test_a_slow_rebuild_says_so_before_parsing_and_a_small_first_build_is_quiet(
     build_mod = importlib.import_module("ruleslawyer.rulesdb.builder")
     house = tmp_path / "house"
     house.mkdir()
-    paragraphs = "\n\n".join(f"House rule number {n} says the crit doubles." for n in range(15_000))
+    # 1,000 long paragraphs (~620 kB): past the bound as 15,000 short ones are, at a fifth of the build
+    paragraphs = "\n\n".join(" ".join(f"House rule number {n} part {k} says the crit doubles." for k in range(12))
+                             for n in range(1_000))
     (house / "many.md").write_text(HOUSE + "\n" + paragraphs + "\n", encoding="utf-8")
     assert (house / "many.md").stat().st_size > NOTICE_SOURCE_BYTES
     seen: list[str] = []
