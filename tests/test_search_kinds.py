@@ -110,6 +110,15 @@ def test_a_small_weapon_parrying_a_big_one_reaches_parry_size():
             "mythras/combat/the-attack-parry-exchange#9"} & set(top)
 
 
+@pytest.mark.parametrize("query", ["parrying a warhammer with a knife", "my dagger blocked his halberd",
+                                   "parried the ogre's maul with my dagger"])
+def test_a_small_weapon_named_in_a_parry_reaches_the_steps_smaller_rules(query):
+    # a dagger or knife parrying is the smaller weapon: the steps-smaller rules (half damage, no
+    # reduction) come before "Parry Size >= attack Size"
+    top = ids(query, "mythras")
+    assert {"mythras/combat/the-attack-parry-exchange#8", "mythras/combat/the-attack-parry-exchange#9"} & set(top), top
+
+
 # -- paraphrase -------------------------------------------------------------------------------
 
 
