@@ -1010,3 +1010,13 @@ def test_one_word_leading_a_chapters_section_title_names_that_section(query, rul
 def test_a_word_leading_a_supplement_title_does_not_put_it_before_the_chapter():
     # "size" begins the supplement's "Size and parrying"; the chapter's parry Size rule still leads
     assert ids("size", "mythras", 1)[0].startswith("mythras/combat/")
+
+
+@pytest.mark.parametrize("query, ruleset, answer", [
+    ("dodge instead of parry", "mythras", "mythras/combat/charge-evade-outmanoeuvre#2"),
+    ("dodge an attack instead of blocking", "mythras", "mythras/combat/charge-evade-outmanoeuvre#2"),
+    ("evade rather than parry", "mythras", "mythras/combat/charge-evade-outmanoeuvre#2"),
+])
+def test_what_follows_instead_of_weighs_less_than_what_is_asked(query, ruleset, answer):
+    # "X instead of Y" asks about X: a unit listing both (Reactive: Parry, Evade, ...) no longer wins
+    assert ids(query, ruleset, 1) == [answer]

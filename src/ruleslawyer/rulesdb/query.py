@@ -51,6 +51,9 @@ PHRASE_WEIGHT = 0.5
 #: counts the same); a group of filler words weighs FILLER_WEIGHT of that.
 IDF_POWER = 1.0
 FILLER_WEIGHT = 0.3
+#: What follows "instead of" or "rather than" (what the GM turns away from) weighs this much.
+CONTRAST_WEIGHT = 0.3
+_CONTRAST = frozenset({("instead", "of"), ("rather", "than")})
 
 #: Words a GM's question carries around what it asks ("can my character just step away"), and the
 #: cast of the table's story ("the orc runs away from my fighter"): who is acting, not the rule asked.
@@ -607,6 +610,15 @@ def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
     return out
 
 
+def _contrasted(toks, found: list[tuple[int, Group]]) -> list[Group]:
+    """The groups, those after "instead of" or "rather than" weighing ``CONTRAST_WEIGHT``: "dodge
+    instead of parry" asks about dodging; parrying is what the GM turns away from."""
+    words = [p[-1] for _t, p, _x in toks]
+    turn = next((i for i in range(1, len(words)) if (words[i - 1], words[i]) in _CONTRAST), None)
+    return [Group(g.parts, g.weight * CONTRAST_WEIGHT, g.bonus) if turn is not None and i > turn else g
+            for i, g in found]
+
+
 def _bigrams(c: _Compiler, toks) -> Group | None:
     """One group of the query's adjacent word pairs as phrases ("hit location"; in a query of up to
     three words, a pair with one question word too: "fighting on"): a unit holding the GM's words
@@ -667,7 +679,7 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
         # Only question words (e.g. "AND", "the"): search them as typed rather than nothing.
         singles = [(i, g) for i, (_t, parts, prefix) in enumerate(toks)
                    if (g := c.group([c.alt(parts, prefix=prefix)], parts))]
-    kept = _budget(groups + [g for _, g in sorted(pending + singles, key=lambda p: p[0])])
+    kept = _budget(groups + _contrasted(toks, sorted(pending + singles, key=lambda p: p[0])))
     pairs = _bigrams(c, mended) if len(toks) > 1 and kept else None
     notes = [a.note for g in kept for p in g.parts for a in p.alts if a.note]
     words = [c.fixes.get(w, w) for w in [w for p in phrases for w in p] + [w for _, p, _ in toks for w in p]]
