@@ -1020,3 +1020,18 @@ def test_a_word_leading_a_supplement_title_does_not_put_it_before_the_chapter():
 def test_what_follows_instead_of_weighs_less_than_what_is_asked(query, ruleset, answer):
     # "X instead of Y" asks about X: a unit listing both (Reactive: Parry, Evade, ...) no longer wins
     assert ids(query, ruleset, 1) == [answer]
+
+
+def test_the_rest_of_a_move_is_splitting_movement_not_resting():
+    # "the rest of my move" is what is left of it: Mastery's moving again, not resting to heal
+    from ruleslawyer.rulesdb import fulltext
+
+    query = "can I move a bit, attack, then finish the rest of my move"
+    conn, data = fulltext._data(open_rules())
+    assert not any("→ healing" in n for n in fulltext._compiled(query, "mastery", conn, data).notes)
+    assert "mastery/combat/actions-and-reactions/movement#3" in ids(query, "mastery")
+
+
+@pytest.mark.parametrize("query", ["the sentry is dozing at his post", "the guard nodded off, I shoot him"])
+def test_a_dozing_guard_is_an_unaware_target(query):
+    assert "mythras/combat/ranged-combat#2" in ids(query, "mythras")
