@@ -150,8 +150,8 @@ def test_the_cli_reports_a_stray_sqlite_error_as_a_database_error_not_an_interna
     def malformed(*args, **kwargs):
         raise sqlite3.DatabaseError("database disk image is malformed")
 
+    monkeypatch.setattr(rulesdb, "context", malformed, raising=False)  # first: see tests/conftest.py
     monkeypatch.setattr(lookup, "context", malformed)
-    monkeypatch.setattr(rulesdb, "context", malformed, raising=False)
     path = _copy(good_db, tmp_path)
     assert main(["--db", str(path), "show", RULE, "--json"]) == 1
     captured = capsys.readouterr()

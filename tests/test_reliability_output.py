@@ -89,8 +89,8 @@ def test_a_value_json_cannot_hold_is_an_internal_error_document_not_invalid_json
         info = real(*args, **kwargs)[0]
         return [type("Odd", (), {"to_dict": lambda self: {**info.to_dict(), "rows": float("nan")}})()]
 
+    monkeypatch.setattr(rulesdb, "list_tables", with_nan, raising=False)  # first: see tests/conftest.py
     monkeypatch.setattr(lookup, "list_tables", with_nan)
-    monkeypatch.setattr(rulesdb, "list_tables", with_nan, raising=False)
     assert main(["--db", str(db), "tables", "--json"]) == 1
     captured = capsys.readouterr()
     doc = json.loads(captured.out)
