@@ -1035,3 +1035,25 @@ def test_the_rest_of_a_move_is_splitting_movement_not_resting():
 @pytest.mark.parametrize("query", ["the sentry is dozing at his post", "the guard nodded off, I shoot him"])
 def test_a_dozing_guard_is_an_unaware_target(query):
     assert "mythras/combat/ranged-combat#2" in ids(query, "mythras")
+
+
+@pytest.mark.parametrize("query, ruleset, answer", [
+    ("we're lying in wait for the caravan, what DC do the guards roll", "mastery",
+     "mastery/combat/startle-and-ambush/ambush#1"),  # lying in wait: laying an ambush
+    ("the cultist is up on the altar steps and I'm swinging at him from below", "mastery",
+     "mastery/combat/actions-and-reactions/movement/terrain#7"),  # from below: the other has elevation
+    ("I readied my halberd for when the thief comes through the door", "mastery",
+     "mastery/combat/combat-flow#10"),  # readied for when: Hold for Trigger
+    ("are turns back and forth reacting to each other or does everyone decide at once", "mastery",
+     "mastery/combat#2"),  # at once, back and forth: individual decisions, not consecutive ones
+])
+def test_a_scene_told_in_table_words_meets_the_rule_it_turns_on(query, ruleset, answer):
+    assert answer in ids(query, ruleset)
+
+
+def test_up_on_is_not_high_ground():
+    # "opens up on me" is gunfire, not a height: "up on" alone is no synonym of elevation
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    assert not any("elevation" in n for n in fulltext._compiled("the gunman opens up on me", "mythras", conn, data).notes)
