@@ -1057,3 +1057,15 @@ def test_up_on_is_not_high_ground():
 
     conn, data = fulltext._data(open_rules())
     assert not any("elevation" in n for n in fulltext._compiled("the gunman opens up on me", "mythras", conn, data).notes)
+
+
+def test_cast_a_spell_is_one_thing_asked_not_two():
+    # "cast a spell" weighs as one group in Mastery: the rest of the question (scrapping a declared
+    # action) is not outweighed by two groups for one idea
+    from ruleslawyer.rulesdb import fulltext
+
+    query = "can I scrap my declared attack and cast a spell instead"
+    conn, data = fulltext._data(open_rules())
+    groups = fulltext._compiled(query, "mastery", conn, data).groups
+    assert sum(any('"spell"' in p.fts or '"cast"' in p.fts for p in g.parts) for g in groups if not g.bonus) == 1
+    assert "mastery/combat/combat-flow#11" in ids(query, "mastery")
