@@ -1,7 +1,7 @@
 """Smoke test of benchmarks/: every bench module's run() in quick mode gives well-formed rows.
 
 Each ``benchmarks/bench_*.py`` runs in its own subprocess with ``BENCH_QUICK=1`` (one timed run, small
-samples; the Monte Carlo of bench_odds cut to 2,000 samples), all those selected started at once; the
+samples; the Monte Carlo of bench_odds cut to 200 samples), all those selected started at once; the
 figures are not checked, only that each row has a name, a unit, a reference and positive finite values.
 The quick runs of the modules that serve the app and drive a browser of their own (``BROWSER_MODULES``:
 a Voila server, its kernels and chromium each, a sixth of the suite's CPU) are marked slow: ``make
@@ -31,7 +31,7 @@ sys.path.insert(0, {bench!r})
 import importlib
 mod = importlib.import_module({name!r})
 if hasattr(mod, "MC_SAMPLES"):
-    mod.MC_SAMPLES = 2_000
+    mod.MC_SAMPLES = 200
 rows = [dataclasses.asdict(r) | {{"ratio": r.ratio, "met": r.meets_goal()}} for r in mod.run()]
 print("ROWS=" + json.dumps(rows))
 """
