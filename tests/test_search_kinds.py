@@ -1069,3 +1069,13 @@ def test_cast_a_spell_is_one_thing_asked_not_two():
     groups = fulltext._compiled(query, "mastery", conn, data).groups
     assert sum(any('"spell"' in p.fts or '"cast"' in p.fts for p in g.parts) for g in groups if not g.bonus) == 1
     assert "mastery/combat/combat-flow#11" in ids(query, "mastery")
+
+
+@pytest.mark.parametrize("query", ["can i keep fighting at 0 health", "can i stay conscious at 0 health",
+                                   "knocked to 0 but i want to keep swinging", "at zero hp can my guy still attack"])
+def test_keeping_on_at_0_health_meets_the_trial_that_allows_it(query):
+    # the Endurance trial whose success lets you "remain conscious and continue fighting" answers it;
+    # rows that only mention taking damage "while at 0 health and fighting on" (Traumas) do not
+    top = ids(query, "mastery")
+    assert "mastery/combat/death/reaching-0-health#4" in top, top
+    assert not any(i.startswith("mastery/combat/wounds-injuries-and-trauma/") for i in top), top
