@@ -1046,6 +1046,8 @@ def test_a_dozing_guard_is_an_unaware_target(query):
      "mastery/combat/combat-flow#10"),  # readied for when: Hold for Trigger
     ("are turns back and forth reacting to each other or does everyone decide at once", "mastery",
      "mastery/combat#2"),  # at once, back and forth: individual decisions, not consecutive ones
+    ("two of my party are in melee with the wolf and I want to shoot it", "mastery",
+     "mastery/combat/actions-and-reactions/attack#5"),  # allies in melee with the target: the Aiming Trial's DC
 ])
 def test_a_scene_told_in_table_words_meets_the_rule_it_turns_on(query, ruleset, answer):
     assert answer in ids(query, ruleset)
