@@ -125,7 +125,8 @@ SETS = (("heldout", "held-out half: nobody tunes on it (the goal: Recall@3 >= 0.
         ("tuning9", "ninth tuning set"), ("tuning10", "tenth tuning set"), ("tuning11", "eleventh tuning set"),
         ("tuning12", "twelfth tuning set"), ("tuning13", "thirteenth tuning set"),
         ("tuning14", "fourteenth tuning set"),
-        ("tuning15", "fifteenth tuning set"))
+        ("tuning15", "fifteenth tuning set"),
+        ("tuning16", "sixteenth tuning set"), ("tuning17", "seventeenth tuning set"))
 
 
 def markdown(rules) -> list[str]:
