@@ -8,7 +8,6 @@ import sqlite3
 
 import pytest
 
-from ruleslawyer import rulesdb
 from ruleslawyer.cli import main
 from ruleslawyer.dice import Dice
 from ruleslawyer.rulesdb.handle import open_rules
@@ -48,10 +47,9 @@ def _edit(db, table_id, row_match, column, value, **range_):
 
 
 @pytest.fixture(scope="module")
-def other_db(tmp_path_factory):
+def other_db(tmp_path_factory, shipped_db):
     """A second database where Hand is the longest length (step 5) and 01-10 is the low open end."""
-    db = tmp_path_factory.mktemp("other") / "b.db"
-    rulesdb.build(db)
+    db = shipped_db(tmp_path_factory.mktemp("other") / "b.db")
     _edit(db, LENGTHS, "Hand", "Step", "5")
     _edit(db, OPEN_ENDED, "01–05", "d100", "01–10", high=10)
     _edit(db, OPEN_ENDED, "06–95", "d100", "11–95", low=11)

@@ -57,10 +57,8 @@ def _cli(*args, db) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory):
-    path = tmp_path_factory.mktemp("faces") / "rules.db"
-    rulesdb.build(path, house_rules=None)
-    return path
+def db(tmp_path_factory, shipped_db):
+    return shipped_db(tmp_path_factory.mktemp("faces") / "rules.db")
 
 
 def test_roll_00_on_the_trauma_table_is_100(db):

@@ -74,10 +74,8 @@ def _db_bytes(path: Path) -> bytes:
 
 
 @pytest.fixture(scope="module")
-def built_db(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("db") / "rules.db"
-    rulesdb.build(path, house_rules=None)
-    return path
+def built_db(tmp_path_factory, shipped_db) -> Path:
+    return shipped_db(tmp_path_factory.mktemp("db") / "rules.db")
 
 
 @pytest.mark.parametrize("kind", sorted(BROKEN))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ruleslawyer import registry, rulesdb
+from ruleslawyer import registry
 from ruleslawyer.cli import main
 from ruleslawyer.dice import Dice
 from ruleslawyer.errors import DiceScriptError
@@ -48,11 +48,10 @@ def _set_cell(db, unit_id: str, col: int, value: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def other_db(tmp_path_factory):
+def other_db(tmp_path_factory, shipped_db):
     """A second database whose d100 26 Trauma reads 'Double Vision', tier 1 rolls a d6,
     Straightforward is DC 5 and standing from prone costs 3 AP."""
-    path = tmp_path_factory.mktemp("other") / "b.db"
-    rulesdb.build(path)
+    path = shipped_db(tmp_path_factory.mktemp("other") / "b.db")
     _set_cell(path, ROW_26, 1, DOUBLE)
     _set_cell(path, TIER_1, 1, "d6")
     _set_cell(path, STRAIGHTFORWARD, 1, "5")

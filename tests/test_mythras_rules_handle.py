@@ -14,7 +14,6 @@ from fractions import Fraction as F
 import pytest
 
 from ruleslawyer.cli import main
-from ruleslawyer.rulesdb import build
 from ruleslawyer.rulesdb.handle import open_rules
 
 # 1d8 = 5; STR+SIZ 22; location face 11; no defence (a Failure); attack 30 <= 60 Success
@@ -25,9 +24,8 @@ INPUT = {"attacker": {"name": "A", "skill": 60, "str_siz": 22,
 
 
 @pytest.fixture(scope="module")
-def other_db(tmp_path_factory):
-    path = tmp_path_factory.mktemp("rules") / "b.db"
-    build(path)
+def other_db(tmp_path_factory, shipped_db):
+    path = shipped_db(tmp_path_factory.mktemp("rules") / "b.db")
     # checked fresh once now, so the handle does not rebuild it (undoing the edits) if another
     # checkout's sources change while the tests run
     open_rules(path).ensure()

@@ -14,7 +14,6 @@ import sys
 import time
 from pathlib import Path
 
-from ruleslawyer import rulesdb
 
 WORKER = """
 import os, sys, warnings
@@ -44,9 +43,8 @@ CHANGES = 16  # every fourth deletes the file, the others replace it (another pr
 CHANGE_EVERY_S = 0.15  # about one rebuild: a deletion's rebuild may still be landing as the next change comes
 
 
-def test_eight_processes_searching_while_the_file_is_deleted_and_replaced_all_succeed(tmp_path):
-    good = tmp_path / "good.db"
-    rulesdb.build(good)
+def test_eight_processes_searching_while_the_file_is_deleted_and_replaced_all_succeed(tmp_path, shipped_db):
+    good = shipped_db(tmp_path / "good.db")
     folder = tmp_path / "dbs"
     folder.mkdir()
     path = folder / "rules.db"
@@ -79,7 +77,8 @@ def test_eight_processes_searching_while_the_file_is_deleted_and_replaced_all_su
     assert sorted(p.name for p in folder.iterdir()) in (["rules.db"], [])
 
 
-def test_a_reconnect_outlasts_the_file_vanishing_and_coming_back_between_check_and_open(tmp_path, monkeypatch):
+def test_a_reconnect_outlasts_the_file_vanishing_and_coming_back_between_check_and_open(tmp_path, monkeypatch,
+                                                                                       shipped_db):
     # The race the eight searchers meet, made certain: the open fails as if the file vanished just after
     # the check, while another process has already put a file back (so it exists again). The handle
     # used to give up at once when the file existed after a failed open; it now checks and opens again.
@@ -89,8 +88,7 @@ def test_a_reconnect_outlasts_the_file_vanishing_and_coming_back_between_check_a
     from ruleslawyer.rulesdb import db as dbmod
     from ruleslawyer.rulesdb.handle import OPEN_ATTEMPTS, open_rules
 
-    path = tmp_path / "rules.db"
-    rulesdb.build(path)
+    path = shipped_db(tmp_path / "rules.db")
     real = dbmod.open_read_only
     failures = {"left": 3}
 
@@ -107,7 +105,7 @@ def test_a_reconnect_outlasts_the_file_vanishing_and_coming_back_between_check_a
     # a file that never opens still fails, after OPEN_ATTEMPTS tries, naming the file
     failures["left"] = OPEN_ATTEMPTS
     other = open_rules(tmp_path / "other.db")
-    rulesdb.build(tmp_path / "other.db")
+    shipped_db(tmp_path / "other.db")
     with pytest.raises(DatabaseError, match="other.db"):
         other.connection()
     assert failures["left"] == 0

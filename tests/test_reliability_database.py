@@ -37,10 +37,8 @@ HOUSE = "---\nruleset: house\nchapter: ours\ntitle: Ours\n---\n\n# Ours\n\n## Cr
 
 
 @pytest.fixture(scope="module")
-def good_db(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("good") / "rules.db"
-    rulesdb.build(path)
-    return path
+def good_db(tmp_path_factory, shipped_db) -> Path:
+    return shipped_db(tmp_path_factory.mktemp("good") / "rules.db")
 
 
 @pytest.fixture(scope="module")

@@ -24,10 +24,8 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "mastery" / "exchan
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("out") / "rules.db"
-    rulesdb.build(path)
-    return path
+def db(tmp_path_factory, shipped_db) -> Path:
+    return shipped_db(tmp_path_factory.mktemp("out") / "rules.db")
 
 
 def _run(db: Path, *args: bytes | str, **kwargs) -> subprocess.CompletedProcess:

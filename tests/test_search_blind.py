@@ -26,11 +26,10 @@ MIN_MRR_AT_10 = 0.75
 
 
 @pytest.fixture(scope="module")
-def figures(tmp_path_factory):
-    from ruleslawyer.rulesdb import build, open_rules
+def figures(tmp_path_factory, shipped_db):
+    from ruleslawyer.rulesdb import open_rules
 
-    db = tmp_path_factory.mktemp("blind") / "rules.db"
-    build(db)
+    db = shipped_db(tmp_path_factory.mktemp("blind") / "rules.db")
     return sb.report(open_rules(db), "heldout")
 
 

@@ -162,11 +162,11 @@ def test_a_panel_choice_is_the_next_search_s_default():
     assert hits and {h.ruleset for h in hits} == {"mythras"}
 
 
-def test_search_follows_the_session_ruleset_and_none_still_means_every_ruleset(tmp_path):
+def test_search_follows_the_session_ruleset_and_none_still_means_every_ruleset(tmp_path, shipped_db):
     from ruleslawyer.rulesdb import open_rules
     from ruleslawyer.rulesdb.session import SESSION
 
-    other = open_rules(tmp_path / "other.db")
+    other = open_rules(shipped_db(tmp_path / "other.db"))
     set_session_ruleset("darkmaster")
     assert {h.ruleset for h in search("parry", limit=20)} == {"darkmaster"}
     assert {h.ruleset for h in search("parry", SESSION, limit=20)} == {"darkmaster"}

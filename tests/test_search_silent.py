@@ -12,8 +12,8 @@ from ruleslawyer.registry import all_rulings
 
 
 @pytest.fixture(scope="module")
-def rules(tmp_path_factory):
-    return rulesdb.open_rules(tmp_path_factory.mktemp("silent") / "rules.db")
+def rules(tmp_path_factory, shipped_db):
+    return rulesdb.open_rules(shipped_db(tmp_path_factory.mktemp("silent") / "rules.db"))
 
 
 @pytest.mark.parametrize("question, ruleset, expected", [

@@ -23,10 +23,8 @@ COLD_UNNEEDED = ("json", "html", "typing", "dataclasses", "inspect", "ruleslawye
 
 
 @pytest.fixture(scope="module")
-def built_db(tmp_path_factory):
-    path = tmp_path_factory.mktemp("speed") / "rules.db"
-    rulesdb.build(path)
-    return path
+def built_db(tmp_path_factory, shipped_db):
+    return shipped_db(tmp_path_factory.mktemp("speed") / "rules.db")
 
 
 def test_cold_search_imports_only_what_it_needs(built_db):

@@ -377,10 +377,10 @@ def test_the_app_has_a_fight_tab_and_the_panel_displays_without_a_kernel():
     assert len(page) < 100_000
 
 
-def test_the_panel_reads_the_rules_handle_it_is_given(tmp_path):
+def test_the_panel_reads_the_rules_handle_it_is_given(tmp_path, shipped_db):
     from ruleslawyer.rulesdb.handle import open_rules
 
-    rules = open_rules(tmp_path / "own.db")
+    rules = open_rules(shipped_db(tmp_path / "own.db"))
     panel = FightPanel(rules=rules)
     panel.resolve_button.click()
     assert panel.rules is rules and panel.fight.rules is rules

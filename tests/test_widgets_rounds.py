@@ -127,12 +127,12 @@ def test_darkmaster_an_attack_declared_as_a_half_action_is_refused_with_its_rule
     assert "declare it as Full, not Half" in panel.output.value
 
 
-def test_both_round_panels_hand_their_rules_handle_to_the_engine(monkeypatch, tmp_path):
+def test_both_round_panels_hand_their_rules_handle_to_the_engine(monkeypatch, tmp_path, shipped_db):
     import ruleslawyer.rulesets.darkmaster as darkmaster
     import ruleslawyer.rulesets.mastery as mastery
     from ruleslawyer.rulesdb.handle import open_rules
 
-    db = tmp_path / "other.db"
+    db = shipped_db(tmp_path / "other.db")
     seen = []
     for module in (mastery, darkmaster):
         real = module.sequence_round

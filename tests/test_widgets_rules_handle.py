@@ -21,7 +21,6 @@ from fractions import Fraction as F
 
 import pytest
 
-from ruleslawyer import rulesdb
 from ruleslawyer.rulesdb import db as db_module, handle as handle_module
 from ruleslawyer.rulesdb.handle import open_rules
 from ruleslawyer.rulesdb.paths import seal_database
@@ -47,9 +46,8 @@ def _edit(db, table_id: str, first_cell: str, column: str, value: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def other_db(tmp_path_factory):
-    path = tmp_path_factory.mktemp("other") / "b.db"
-    rulesdb.build(path)
+def other_db(tmp_path_factory, shipped_db):
+    path = shipped_db(tmp_path_factory.mktemp("other") / "b.db")
     open_rules(path).ensure()  # fresh now, so the handle does not rebuild it (undoing the edits)
     _edit(path, TIER_DICE, "1", "Die", "d6")
     _edit(path, TRAUMA, "26", "Tier", "Grievous")
