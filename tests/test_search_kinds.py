@@ -1081,3 +1081,17 @@ def test_keeping_on_at_0_health_meets_the_trial_that_allows_it(query):
     top = ids(query, "mastery")
     assert "mastery/combat/death/reaching-0-health#4" in top, top
     assert not any(i.startswith("mastery/combat/wounds-injuries-and-trauma/") for i in top), top
+
+
+@pytest.mark.parametrize("query, ruleset, answer", [
+    ("who gets the alpha strike", "darkmaster", "darkmaster/combat/tactical-round-sequence/melee-phase#4"),
+    ("in what order do the phases go", "darkmaster", "darkmaster/combat/tactical-round-sequence#1"),
+    ("can I move mid-spell", "mastery", "mastery/combat/actions-and-reactions/casting#7"),
+    ("bowmen shooting at me and I have no shield", "mastery", "mastery/combat/actions-and-reactions/defense#14"),
+    ("we have the ogre pinned between us", "mastery", "mastery/combat/additional-combat-rules#2"),
+    ("lining up a shot with my bow", "mythras", "mythras/combat/ranged-combat#4"),
+    ("firing into the fray where my friend is", "mythras", "mythras/combat/ranged-combat#6"),
+])
+def test_the_tuning_halfs_rules_asked_in_other_words_are_found(query, ruleset, answer):
+    # the same rules the tuning half asks about, in other players' words (tuning17's kinds)
+    assert answer in ids(query, ruleset)
