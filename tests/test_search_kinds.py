@@ -1095,3 +1095,18 @@ def test_keeping_on_at_0_health_meets_the_trial_that_allows_it(query):
 def test_the_tuning_halfs_rules_asked_in_other_words_are_found(query, ruleset, answer):
     # the same rules the tuning half asks about, in other players' words (tuning17's kinds)
     assert answer in ids(query, ruleset)
+
+
+@pytest.mark.parametrize("query, answer", [
+    ("automatic success range", "mythras/supplement/skill-rolls#3"),
+    ("what's the crit range", "mythras/supplement/skill-rolls#2"),
+    ("fumble range", "mythras/supplement/skill-rolls#5"),
+])
+def test_the_range_of_a_roll_is_its_faces_not_a_distance(query, answer):
+    # "success range" asks which faces succeed; the rules for shooting at range are another matter
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    assert not any("ranged" in n for n in fulltext._compiled(query, "mythras", conn, data).notes)
+    assert answer in ids(query, "mythras")
+    assert any("range" in n or "ranged" in n for n in fulltext._compiled("long range shot", "mythras", conn, data).notes)

@@ -78,6 +78,11 @@ _IS_BEFORE = frozenset("what that it he she there here who where how when why le
 _OWN = frozenset({"my", "our", "your"})
 _SELF = frozenset({"character", "characters", "pc", "pcs", "guy", "guys", "hero", "heroes", "toon", "dude"})
 
+#: "Crit range", "fumble range": the faces that give a result, not a distance (the word is dropped).
+_SPAN = frozenset({"range", "ranges"})
+_SPAN_OF = frozenset({"success", "crit", "critical", "fumble", "failure", "fail", "roll", "dice", "die", "d100", "d20",
+                      "percentile", "number", "numbers", "special", "open", "ended", "explode", "exploding"})
+
 #: Before "die", words making it the die rolled ("what die", "a die", "the tier die"), not dying.
 _DIE_NOUN = frozenset({"a", "the", "what", "which", "one", "each", "tier", "your", "my", "this", "that", "same",
                        "another", "other", "every"})
@@ -465,8 +470,9 @@ def _tokens(text: str) -> tuple[list[list[str]], list[tuple[str, list[str], bool
         if low.endswith("'s") and len(low) > 3 and low[:-2] not in _IS_BEFORE:
             low = low[:-2]  # "AP's", "parry's": the word itself ("what's" is "what is")
         parts = ["not"] if low in NEGATIONS else [p for p in _JOIN.split(low) if p]
-        if parts == [low] and low in _SELF and toks and toks[-1][1] == [toks[-1][1][0]] and toks[-1][1][0] in _OWN:
-            continue  # "my character": the player, as "I" is
+        if parts == [low] and toks and len(toks[-1][1]) == 1 and (
+                (low in _SELF and toks[-1][1][0] in _OWN) or (low in _SPAN and toks[-1][1][0] in _SPAN_OF)):
+            continue  # "my character": the player, as "I" is; "crit range": the faces, no distance
         if parts:
             toks.append((word, parts, raw.endswith("*")))
     return phrases[:MAX_TERMS], toks
