@@ -11,14 +11,15 @@ other exception. Runs are bounded (``max_examples`` per engine, no deadline) so 
 
 from __future__ import annotations
 
+import argparse
 import copy
 import functools
 import io
 import json
 import math
 import re
+import sys
 from pathlib import Path
-from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -62,24 +63,28 @@ def _parser():
     return build_parser()
 
 
-def _no_print(obj) -> None:
-    """Stand-in for ``print_json``: build the JSON-ready dict (which can fail) but print nothing."""
-    if hasattr(obj, "to_dict"):
-        obj.to_dict()
+@functools.cache
+def _parsed(argv: tuple[str, ...], flag: str) -> argparse.Namespace:
+    """The command line ``argv flag - --json`` (the JSON on standard input), parsed once (each run
+    gets a copy)."""
+    return _parser().parse_args([*argv, flag, "-", "--json"])
 
 
 def run(argv: list[str], flag: str, data, folder: Path) -> RulesInputError | None:
     """Run one command's handler on ``data`` written as JSON (NaN and Infinity as JSON's extension
-    writes them); the RulesInputError it raised, or None when it answered."""
+    writes them); the RulesInputError it raised, or None when it answered. The handler prints its
+    answer through the command line's own ``print_json``, into a buffer."""
     stdin = io.TextIOWrapper(io.BytesIO(json.dumps(data).encode("utf-8")), encoding="utf-8")
-    args = _parser().parse_args([*argv, flag, "-", "--json"])  # the JSON on standard input
+    args = argparse.Namespace(**vars(_parsed(tuple(argv), flag)))
     args.rules = open_rules(args.db, args.house_rules)  # as ruleslawyer.cli.main does
+    saved = sys.stdin, sys.stdout
+    sys.stdin, sys.stdout = stdin, io.StringIO()
     try:
-        with mock.patch("ruleslawyer.cli.print_json", _no_print), mock.patch("sys.stdout"), \
-                mock.patch("sys.stdin", stdin):
-            args.func(args)
+        args.func(args)
     except RulesInputError as exc:
         return exc
+    finally:
+        sys.stdin, sys.stdout = saved
     return None
 
 
