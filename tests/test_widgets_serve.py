@@ -134,7 +134,7 @@ def test_doctor_warns_on_an_ipywidgets_jupyterlab_widgets_mismatch(monkeypatch):
     assert next(c for k, c in checks.items() if k.startswith("constraints.txt pins jupyterlab_widgets=="))["status"] == "warn"
 
 
-def test_stopping_the_app_command_stops_its_server(tmp_path):
+def test_stopping_the_app_command_stops_its_server(tmp_path, shipped_db):
     """SIGTERM to ``ruleslawyer app`` reaches its Voila server: no server is left running."""
     import os
     import signal
@@ -149,7 +149,7 @@ def test_stopping_the_app_command_stops_its_server(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    db = tmp_path / "app.db"
+    db = shipped_db(tmp_path / "app.db")  # built already: the command starts its server at once
     proc = subprocess.Popen([sys.executable, "-m", "ruleslawyer.cli", "--db", str(db), "app", "--port", str(port)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
