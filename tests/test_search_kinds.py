@@ -1110,3 +1110,20 @@ def test_the_range_of_a_roll_is_its_faces_not_a_distance(query, answer):
     assert not any("ranged" in n for n in fulltext._compiled(query, "mythras", conn, data).notes)
     assert answer in ids(query, "mythras")
     assert any("range" in n or "ranged" in n for n in fulltext._compiled("long range shot", "mythras", conn, data).notes)
+
+
+@pytest.mark.parametrize("query", ["what's the penalty for botching the perception check when we get ambushed",
+                                   "I failed my perception check, what now"])
+def test_a_failed_perception_check_meets_what_a_failed_assessment_roll_does(query):
+    assert "darkmaster/combat/tactical-round-sequence/assessment-phase#3" in ids(query, "darkmaster")
+
+
+def test_getting_weighs_as_filler():
+    # "after getting ambushed": getting is how the GM says it, not a word to match
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    groups = fulltext._compiled("after getting ambushed", "darkmaster", conn, data).groups
+    getting = [g for g in groups if not g.bonus and g.parts[0].fts == '"getting"']
+    ambushed = [g for g in groups if not g.bonus and g.parts[0].fts == '"ambushed"']
+    assert getting and ambushed and getting[0].weight < 0.5 * ambushed[0].weight

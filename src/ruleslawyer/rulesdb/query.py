@@ -58,7 +58,7 @@ _CONTRAST = frozenset({("instead", "of"), ("rather", "than")})
 #: Words a GM's question carries around what it asks ("can my character just step away"), and the
 #: cast of the table's story ("the orc runs away from my fighter"): who is acting, not the rule asked.
 FILLER = frozenset("""
-not right away just only still want wants wanted go going goes get take takes make makes use way thing
+not right away just only still want wants wanted go going goes get gets getting got take takes make makes use way thing
 things guy guys someone somebody people person character characters player players pc pcs npc npcs
 happen happens work works like really actually basically even maybe need needs try trying able
 allowed let lets ok okay kind sort lot stuff while there here now again already else instead
