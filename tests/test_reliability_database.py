@@ -283,12 +283,13 @@ def test_the_api_keeps_the_previous_database_when_the_disk_refuses_a_rebuild(tmp
         rules.reset()
 
 
-def test_exchange_mythras_on_a_corrupted_table_cell_answers_as_the_sound_database(good_db, tmp_path):
+def test_exchange_mythras_on_a_corrupted_table_cell_answers_as_the_sound_database(good_db, tmp_path, capsys):
     """A damage-modifier cell changed on disk once made ``exchange mythras`` blame the user's input."""
     example = Path(__file__).resolve().parents[1] / "examples" / "mythras" / "broadsword-vs-dagger.json"
     argv = ["exchange", "mythras", "--input", str(example), "--seed", "3", "--json"]
-    sound = subprocess.run([*CLI, "--db", str(good_db), *argv], capture_output=True, text=True, timeout=120)
-    assert sound.returncode == 0, sound.stderr
+    code = main(["--db", str(good_db), *argv])
+    sound = capsys.readouterr()
+    assert code == 0, sound.err
     path = _copy(good_db, tmp_path)
     data = path.read_bytes()
     cells = [b'"+1d4"]', b'"-1d4"]', b'"+1d2"]', b'"-1d2"]']
@@ -296,8 +297,9 @@ def test_exchange_mythras_on_a_corrupted_table_cell_answers_as_the_sound_databas
     for c in cells:  # same length: still a well-formed database, with unreadable dice in the table
         data = data.replace(c, c.replace(b"d", b"x"))
     path.write_bytes(data)
-    damaged = subprocess.run([*CLI, "--db", str(path), *argv], capture_output=True, text=True, timeout=120)
-    assert damaged.returncode == 0, damaged.stderr
-    assert damaged.stdout == sound.stdout
-    assert damaged.stderr.startswith(f"ruleslawyer: rebuilding the rules database {path} (it is damaged: ")
-    assert len(damaged.stderr.splitlines()) == 1
+    code = main(["--db", str(path), *argv])
+    damaged = capsys.readouterr()
+    assert code == 0, damaged.err
+    assert damaged.out == sound.out
+    assert damaged.err.startswith(f"ruleslawyer: rebuilding the rules database {path} (it is damaged: ")
+    assert len(damaged.err.splitlines()) == 1
