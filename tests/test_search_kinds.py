@@ -1091,6 +1091,9 @@ def test_keeping_on_at_0_health_meets_the_trial_that_allows_it(query):
     ("we have the ogre pinned between us", "mastery", "mastery/combat/additional-combat-rules#2"),
     ("lining up a shot with my bow", "mythras", "mythras/combat/ranged-combat#4"),
     ("firing into the fray where my friend is", "mythras", "mythras/combat/ranged-combat#6"),
+    ("a dex save rather than a parry", "mythras", "mythras/combat/charge-evade-outmanoeuvre#2"),
+    ("they got jumped, can they defend before their turn comes", "mythras", "mythras/combat/surprise#1"),
+    ("shooting at max range with my longbow", "mythras", "mythras/combat/ranged-combat#3"),
 ])
 def test_the_tuning_halfs_rules_asked_in_other_words_are_found(query, ruleset, answer):
     # the same rules the tuning half asks about, in other players' words (tuning17's kinds)
