@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from ruleslawyer import rulesdb
+from ruleslawyer.cli import main
 from ruleslawyer.dice import MAX_DICE_COUNT, MAX_DICE_MODIFIER, parse_dice
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.limits import INPUT_FILE_BYTES, LIMITS, NOTICE_SOURCE_BYTES, SOURCE_FILE_BYTES
@@ -84,7 +85,7 @@ def test_standard_input_past_the_bound_is_refused_and_a_file_at_the_bound_is_rea
     assert json.loads(out.stdout)["trace"]
 
 
-def test_a_house_rules_file_past_the_bound_names_the_file_and_the_last_good_database_answers(tmp_path):
+def test_a_house_rules_file_past_the_bound_names_the_file_and_the_last_good_database_answers(tmp_path, capsys):
     house = tmp_path / "house"
     house.mkdir()
     (house / "ours.md").write_text(HOUSE, encoding="utf-8")
@@ -96,10 +97,10 @@ def test_a_house_rules_file_past_the_bound_names_the_file_and_the_last_good_data
     with pytest.raises(rulesdb.BuildError) as exc:
         rulesdb.build(tmp_path / "other.db", house_rules=house)
     assert exc.value.problems == [f"{huge}:1: larger than 10 MB, the most one source file may hold"]
-    out = subprocess.run([*CLI, "--db", str(path), "search", "crits", "--ruleset", "house"], capture_output=True,
-                         text=True, timeout=120)
-    assert out.returncode == 0 and "[house/ours/crits#1]" in out.stdout
-    assert out.stderr.splitlines() == [
+    code = main(["--db", str(path), "search", "crits", "--ruleset", "house"])
+    out = capsys.readouterr()
+    assert code == 0 and "[house/ours/crits#1]" in out.out
+    assert out.err.splitlines() == [
         "ruleslawyer: warning: using the previous rules database; rules build failed:",
         f"  {huge}:1: larger than 10 MB, the most one source file may hold"]
 
@@ -131,17 +132,17 @@ def test_a_slow_rebuild_says_so_before_parsing_and_a_small_first_build_is_quiet(
     assert [w.category for w in caught] == [] or all(w.category is RulesDatabaseNotice for w in caught)
 
 
-def test_a_query_rebuilding_changed_sources_says_so_on_stderr(tmp_path):
+def test_a_query_rebuilding_changed_sources_says_so_on_stderr(tmp_path, capsys):
     house = tmp_path / "house"
     house.mkdir()
     (house / "ours.md").write_text(HOUSE, encoding="utf-8")
     path = tmp_path / "rules.db"
     rulesdb.build(path, house_rules=house)
     (house / "ours.md").write_text(HOUSE + "\nHuge crits.\n", encoding="utf-8")
-    out = subprocess.run([*CLI, "--db", str(path), "search", "huge", "--ruleset", "house"], capture_output=True,
-                         text=True, timeout=120)
-    assert out.returncode == 0 and "[house/ours/crits#2]" in out.stdout
-    assert out.stderr == f"ruleslawyer: rebuilding the rules database {path} (the sources changed)...\n"
+    code = main(["--db", str(path), "search", "huge", "--ruleset", "house"])
+    out = capsys.readouterr()
+    assert code == 0 and "[house/ours/crits#2]" in out.out
+    assert out.err == f"ruleslawyer: rebuilding the rules database {path} (the sources changed)...\n"
 
 
 @pytest.mark.parametrize(("expr", "message"), [
