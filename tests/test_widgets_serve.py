@@ -42,20 +42,24 @@ def test_connect_sets_tcp_nodelay_before_the_stock_connect(monkeypatch):
 
 # ---------------------------------------------------------------- ruleslawyer app / make app
 
-def run_cli(*argv, env=None):
-    import os
+def run_cli(capsys, *argv):
+    """``ruleslawyer ARGV`` through the CLI's main() in this process: its exit status and what it wrote,
+    as a finished process gives them (``returncode``, ``stdout``, ``stderr``)."""
     import subprocess
-    import sys
 
-    return subprocess.run([sys.executable, "-m", "ruleslawyer.cli", *argv], capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, timeout=120)
+    from ruleslawyer.cli import main
+
+    capsys.readouterr()
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return subprocess.CompletedProcess(["ruleslawyer", *argv], code, out.out, out.err)
 
 
-def test_app_command_serves_voila_with_host_port_culling_and_the_callers_database(tmp_path):
+def test_app_command_serves_voila_with_host_port_culling_and_the_callers_database(tmp_path, capsys):
     import shlex
 
     db = tmp_path / "class.db"
-    out = run_cli("--db", str(db), "app", "--host", "0.0.0.0", "--port", "9123", "--cull-idle-timeout", "30",
+    out = run_cli(capsys, "--db", str(db), "app", "--host", "0.0.0.0", "--port", "9123", "--cull-idle-timeout", "30",
                   "--cull-interval", "5", "--dry-run")
     assert out.returncode == 0, out.stderr
     cmd = shlex.split(out.stdout)
@@ -65,7 +69,7 @@ def test_app_command_serves_voila_with_host_port_culling_and_the_callers_databas
                 "--MappingKernelManager.cull_connected=False",
                 f"--Voila.kernel_websocket_connection_class={CONNECTION_CLASS}"):
         assert arg in cmd, arg
-    defaults = shlex.split(run_cli("app", "--dry-run").stdout)
+    defaults = shlex.split(run_cli(capsys, "app", "--dry-run").stdout)
     assert "--Voila.ip=127.0.0.1" in defaults and "--Voila.port=8866" in defaults
     assert "--MappingKernelManager.cull_idle_timeout=600" in defaults
 
@@ -78,10 +82,10 @@ def test_make_app_passes_host_and_port():
     assert "ruleslawyer app --host 0.0.0.0 --port 9124" in out.stdout
 
 
-def test_app_command_refuses_a_bad_port_or_timeout_naming_the_option():
-    out = run_cli("app", "--port", "70000", "--dry-run")
+def test_app_command_refuses_a_bad_port_or_timeout_naming_the_option(capsys):
+    out = run_cli(capsys, "app", "--port", "70000", "--dry-run")
     assert out.returncode == 1 and "port: must be a TCP port from 1 to 65535, got 70000" in out.stderr
-    out = run_cli("app", "--cull-interval", "0", "--dry-run")
+    out = run_cli(capsys, "app", "--cull-interval", "0", "--dry-run")
     assert out.returncode == 1 and "cull-interval: must be 1 second or more" in out.stderr
 
 
@@ -99,13 +103,13 @@ def test_an_installed_kit_writes_its_own_app_notebook(tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------- ruleslawyer doctor
 
-def test_doctor_reports_the_widget_stack_database_house_rules_and_browser(tmp_path):
+def test_doctor_reports_the_widget_stack_database_house_rules_and_browser(tmp_path, capsys):
     import json
 
     house = tmp_path / "house"
     house.mkdir()
     (house / "manners.md").write_text("x", encoding="utf-8")
-    out = run_cli("--db", str(tmp_path / "d.db"), "--house-rules", str(house), "doctor", "--json")
+    out = run_cli(capsys, "--db", str(tmp_path / "d.db"), "--house-rules", str(house), "doctor", "--json")
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     checks = {c["check"]: c for c in report["checks"]}
@@ -117,7 +121,7 @@ def test_doctor_reports_the_widget_stack_database_house_rules_and_browser(tmp_pa
     assert checks["database freshness"]["status"] == "warn"  # not built yet
     assert checks["house rules"]["detail"] == f"{house}: manners.md"
     assert "browser for tests" in checks and report["ok"] is True
-    text = run_cli("--db", str(tmp_path / "d.db"), "doctor").stdout
+    text = run_cli(capsys, "--db", str(tmp_path / "d.db"), "doctor").stdout
     assert "ok    ipywidgets: " in text and "warn  database freshness: not built yet" in text
 
 
