@@ -50,10 +50,20 @@ def test_not_a_face_of_that_die(text, sides):
         read_face(text, sides)
 
 
-def _cli(*args, db) -> subprocess.CompletedProcess:
-    env = {**os.environ, "RULESLAWYER_DB": str(db), "COLUMNS": "100"}
-    return subprocess.run([sys.executable, "-m", "ruleslawyer.cli", *args], capture_output=True, text=True,
-                          env=env, timeout=120)
+@pytest.fixture
+def _cli(monkeypatch, capsys):
+    """``_cli(*args, db=...)``: ``ruleslawyer ARGS`` on ``db`` in a 100-column terminal, through the CLI's
+    main() in this process; its exit status and output as a finished process gives them."""
+    from ruleslawyer.cli import main
+
+    def run(*args, db) -> subprocess.CompletedProcess:
+        monkeypatch.setenv("RULESLAWYER_DB", str(db))
+        monkeypatch.setenv("COLUMNS", "100")
+        capsys.readouterr()
+        code = main(list(args))
+        out = capsys.readouterr()
+        return subprocess.CompletedProcess(["ruleslawyer", *args], code, out.out, out.err)
+    return run
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +71,7 @@ def db(tmp_path_factory, shipped_db):
     return shipped_db(tmp_path_factory.mktemp("faces") / "rules.db")
 
 
-def test_roll_00_on_the_trauma_table_is_100(db):
+def test_roll_00_on_the_trauma_table_is_100(db, _cli):
     out = _cli("roll", "mastery/combat/tables/trauma", "--roll", "00", "--json", db=db)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
@@ -90,7 +100,7 @@ def test_dice_that_are_not_one_die_fail_the_build_at_the_header(die, tmp_path):
         rulesdb.build(tmp_path / "r.db", house_rules=house)
 
 
-def test_table_prints_every_rule_whole(db):
+def test_table_prints_every_rule_whole(db, _cli):
     out = _cli("table", "mastery/combat/tables/trauma", db=db)
     assert out.returncode == 0 and "..." not in out.stdout
     assert max(len(line) for line in out.stdout.splitlines()) <= 100

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 
 import pytest
 
@@ -13,9 +11,20 @@ from ruleslawyer.errors import RulesInputError
 from ruleslawyer.rulesdb import toc
 
 
-def _cli(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "ruleslawyer.cli", *args], capture_output=True, text=True,
-                          timeout=120, env={**os.environ, **(env or {})})
+@pytest.fixture
+def _cli(monkeypatch, capsys):
+    """``_cli(*args, env=...)``: ``ruleslawyer ARGS`` with ``env`` added to the environment, through the
+    CLI's main() in this process; its exit status and output as a finished process gives them."""
+    from ruleslawyer.cli import main
+
+    def run(*args, env=None) -> subprocess.CompletedProcess:
+        for name, value in (env or {}).items():
+            monkeypatch.setenv(name, value)
+        capsys.readouterr()
+        code = main(list(args))
+        out = capsys.readouterr()
+        return subprocess.CompletedProcess(["ruleslawyer", *args], code, out.out, out.err)
+    return run
 
 
 def test_toc_lists_every_section_in_book_order_with_its_level():
@@ -31,7 +40,7 @@ def test_toc_lists_every_section_in_book_order_with_its_level():
         toc("dnd")
 
 
-def test_toc_on_the_command_line():
+def test_toc_on_the_command_line(_cli):
     out = _cli("toc", "--ruleset", "darkmaster", "--json")
     data = json.loads(out.stdout)
     assert data[0] == {"id": "darkmaster/combat", "ruleset": "darkmaster", "title": "Combat", "level": 1}
@@ -39,7 +48,7 @@ def test_toc_on_the_command_line():
     assert text[0] == "Combat  [darkmaster/combat]" and text[1].startswith("  ")
 
 
-def test_the_session_ruleset_is_the_default_and_an_option_overrides_it():
+def test_the_session_ruleset_is_the_default_and_an_option_overrides_it(_cli):
     hits = json.loads(_cli("search", "parry", "--json", env={"RULESLAWYER_RULESET": "mythras"}).stdout)["hits"]
     assert hits and {h["ruleset"] for h in hits} == {"mythras"}
     hits = json.loads(_cli("search", "parry", "--ruleset", "mastery", "--json",
