@@ -1130,3 +1130,12 @@ def test_getting_weighs_as_filler():
     getting = [g for g in groups if not g.bonus and g.parts[0].fts == '"getting"']
     ambushed = [g for g in groups if not g.bonus and g.parts[0].fts == '"ambushed"']
     assert getting and ambushed and getting[0].weight < 0.5 * ambushed[0].weight
+
+
+@pytest.mark.parametrize("query, ruleset, answer", [
+    ("rolling 97 or higher", "darkmaster", "darkmaster/supplement/rolls#4"),
+    ("what if I roll 03 or less", "darkmaster", "darkmaster/supplement/rolls#2"),
+])
+def test_a_number_or_higher_is_the_faces_from_it_not_a_word_to_match(query, ruleset, answer):
+    # "97 or higher" asks about the roll; "Ties are broken by the higher CMB" is no answer
+    assert ids(query, ruleset, 1) == [answer]

@@ -83,6 +83,10 @@ _SPAN = frozenset({"range", "ranges"})
 _SPAN_OF = frozenset({"success", "crit", "critical", "fumble", "failure", "fail", "roll", "dice", "die", "d100", "d20",
                       "percentile", "number", "numbers", "special", "open", "ended", "explode", "exploding"})
 
+#: After "<number> or": the faces beyond it ("97 or higher", "5 or less"), not a word to match.
+_BEYOND = frozenset({"higher", "more", "above", "better", "over", "up", "lower", "less", "below", "under", "worse",
+                     "greater", "fewer", "so"})
+
 #: Before "die", words making it the die rolled ("what die", "a die", "the tier die"), not dying.
 _DIE_NOUN = frozenset({"a", "the", "what", "which", "one", "each", "tier", "your", "my", "this", "that", "same",
                        "another", "other", "every"})
@@ -473,6 +477,9 @@ def _tokens(text: str) -> tuple[list[list[str]], list[tuple[str, list[str], bool
         if parts == [low] and toks and len(toks[-1][1]) == 1 and (
                 (low in _SELF and toks[-1][1][0] in _OWN) or (low in _SPAN and toks[-1][1][0] in _SPAN_OF)):
             continue  # "my character": the player, as "I" is; "crit range": the faces, no distance
+        if (parts == [low] and low in _BEYOND and len(toks) > 1 and toks[-1][1] == ["or"]
+                and toks[-2][1][-1].isdecimal()):
+            continue  # "97 or higher": the faces from 97 up, no rule about being higher
         if parts:
             toks.append((word, parts, raw.endswith("*")))
     return phrases[:MAX_TERMS], toks
