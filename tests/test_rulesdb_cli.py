@@ -1,4 +1,6 @@
-"""The database subcommands of the ``ruleslawyer`` CLI, run as a user would (a subprocess)."""
+"""The database subcommands of the ``ruleslawyer`` CLI, run as a user would: their exit status, standard
+output and standard error, through the CLI's ``main()`` in this process (``run``); in a process of their
+own where that is the point (the cold search's imports, a ``pip install`` of the kit)."""
 
 from __future__ import annotations
 
@@ -16,12 +18,27 @@ ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-m", "ruleslawyer.cli"]
 
 
-def run(*args: str, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, cwd=cwd or ROOT,
-                          env=env or os.environ.copy(), timeout=120)
+@pytest.fixture
+def run(monkeypatch, capsys):
+    """``run(*args, env=None)``: ``ruleslawyer ARGS`` in the repository's folder, ``env`` (variables to
+    set) added to the environment; its exit status and output as a finished process gives them."""
+    from ruleslawyer.cli import main
+
+    def go(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+        monkeypatch.chdir(ROOT)
+        for name, value in (env or {}).items():
+            monkeypatch.setenv(name, value)
+        capsys.readouterr()
+        try:
+            code = main(list(args))
+        except SystemExit as exc:  # argparse's usage errors
+            code = exc.code
+        out = capsys.readouterr()
+        return subprocess.CompletedProcess([*CLI, *args], code, out.out, out.err)
+    return go
 
 
-def test_search_json_has_hits_with_citations():
+def test_search_json_has_hits_with_citations(run):
     out = run("search", "parries", "--ruleset", "mythras", "--limit", "3", "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
@@ -33,14 +50,14 @@ def test_search_json_has_hits_with_citations():
     assert "<mark>" in first["snippet"]
 
 
-def test_search_without_results_exits_zero_with_a_hint():
+def test_search_without_results_exits_zero_with_a_hint(run):
     out = run("search", "xylophone")
     assert out.returncode == 0
     assert out.stdout.startswith("No rules match 'xylophone'.")
 
 
 @pytest.mark.parametrize("query", ["AND", "NEAR(", '"', "*", "<img src=x onerror=alert(1)>", "attacker's"])
-def test_search_accepts_any_string(query):
+def test_search_accepts_any_string(query, run):
     out = run("search", query, "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
@@ -48,7 +65,7 @@ def test_search_accepts_any_string(query):
     assert all("<img" not in hit["snippet"] for hit in data["hits"])
 
 
-def test_show_prints_the_rule_with_neighbours():
+def test_show_prints_the_rule_with_neighbours(run):
     out = run("show", "mastery/combat/death/fighting-on#2")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
@@ -57,7 +74,7 @@ def test_show_prints_the_rule_with_neighbours():
     assert "  If you succeed on the Endurance trial and choose to remain conscious at 0 health:" in lines
 
 
-def test_show_bad_id_fails_with_one_line():
+def test_show_bad_id_fails_with_one_line(run):
     out = run("show", "mastery/combat/death/fighting-of#2")
     assert out.returncode == 1
     assert out.stdout == ""
@@ -66,7 +83,7 @@ def test_show_bad_id_fails_with_one_line():
     assert "did you mean mastery/combat/death/fighting-on#2" in out.stderr
 
 
-def test_tables_json_lists_rollable_trauma():
+def test_tables_json_lists_rollable_trauma(run):
     out = run("tables", "--json")
     tables = {t["id"]: t for t in json.loads(out.stdout)}
     assert tables["mastery/combat/tables/trauma"]["dice"] == "d100"
@@ -74,14 +91,14 @@ def test_tables_json_lists_rollable_trauma():
     assert tables["mastery/combat/tables/other-actions"]["dice"] is None
 
 
-def test_table_csv_round_trips():
+def test_table_csv_round_trips(run):
     out = run("table", "mastery/combat/tables/other-actions", "--csv")
     rows = list(csv.DictReader(io.StringIO(out.stdout)))
     assert len(rows) == 20
     assert rows[0]["Action Type"] == "Item, Catch" and rows[0]["AP Cost"] == "1"
 
 
-def test_roll_with_an_entered_result():
+def test_roll_with_an_entered_result(run):
     out = run("roll", "mastery/combat/tables/trauma", "--roll", "100", "--json")
     data = json.loads(out.stdout)
     assert data["roll"] == 100
@@ -89,7 +106,7 @@ def test_roll_with_an_entered_result():
     assert data["row"]["unit_id"].startswith("mastery/combat/wounds-injuries-and-trauma/trauma-table#")
 
 
-def test_roll_seeded_is_reproducible():
+def test_roll_seeded_is_reproducible(run):
     a = json.loads(run("roll", "mastery/combat/tables/trauma", "--seed", "5", "--json").stdout)
     b = json.loads(run("roll", "mastery/combat/tables/trauma", "--seed", "5", "--json").stdout)
     assert a["roll"] == b["roll"] and a["seed"] == 5
@@ -99,7 +116,7 @@ def test_roll_seeded_is_reproducible():
                                   ("roll", "mastery/combat/tables/trauma", "--roll", "101"),
                                   ("roll", "mastery/combat/tables/trauma", "--roll", "000x"),
                                   ("table", "no/such/table")])
-def test_bad_roll_or_table_fails_with_one_line(args):
+def test_bad_roll_or_table_fails_with_one_line(args, run):
     out = run(*args)
     assert out.returncode == 1
     assert out.stderr.startswith("ruleslawyer: error: ")
@@ -114,7 +131,7 @@ def test_search_import_path_stays_light():
     assert "HEAVY []" in out.stderr, out.stderr
 
 
-def test_build_reports_counts(tmp_path):
+def test_build_reports_counts(tmp_path, run):
     out = run("build", "--out", str(tmp_path / "x.db"), "--json")
     data = json.loads(out.stdout)
     assert data["units"] > 300 and data["tables"] >= 3
@@ -151,7 +168,7 @@ def test_plain_pip_install_works_from_any_folder(tmp_path):
     assert missing == [], f"not shipped by `pip install .`: {missing}"
 
 
-def test_errors_under_json_are_json_too():
+def test_errors_under_json_are_json_too(run):
     out = run("show", "nope", "--json")
     assert out.returncode == 1
     error = json.loads(out.stdout)["error"]
@@ -161,7 +178,7 @@ def test_errors_under_json_are_json_too():
     assert out.stderr.splitlines()[-1].startswith("ruleslawyer: error: no rule with id 'nope'")
 
 
-def test_search_text_output_says_how_the_query_was_rewritten():
+def test_search_text_output_says_how_the_query_was_rewritten(run):
     out = run("search", "attack", "of", "opportunity", "--ruleset", "mastery", "--limit", "1")
     assert out.returncode == 0, out.stderr
     via = [ln for ln in out.stdout.splitlines() if ln.startswith("via synonym: attack of opportunity → ")]
@@ -169,11 +186,16 @@ def test_search_text_output_says_how_the_query_was_rewritten():
 
 
 def test_broken_house_rules_warn_in_one_tidy_block_naming_the_real_file(tmp_path):
+    # two commands, each a process of its own: the second finds the sources changed since the first
     house = tmp_path / "hr"
     house.mkdir()
     good = "---\nruleset: house\nchapter: ours\ntitle: Ours\n---\n\n# Ours\n\n## Crits\n\nBig.\n"
     (house / "ours.md").write_text(good, encoding="utf-8")
     env = {**os.environ, "RULESLAWYER_DB": str(tmp_path / "r.db"), "RULESLAWYER_HOUSE_RULES": str(house)}
+
+    def run(*args, env):
+        return subprocess.run([*CLI, *args], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+
     assert run("search", "crits", env=env).returncode == 0
     (house / "ours.md").write_text(good + "\nSee [x](no/such/id).\n", encoding="utf-8")
     out = run("search", "crits", env=env)
