@@ -126,7 +126,8 @@ SETS = (("heldout", "held-out half: nobody tunes on it (the goal: Recall@3 >= 0.
         ("tuning12", "twelfth tuning set"), ("tuning13", "thirteenth tuning set"),
         ("tuning14", "fourteenth tuning set"),
         ("tuning15", "fifteenth tuning set"),
-        ("tuning16", "sixteenth tuning set"), ("tuning17", "seventeenth tuning set"))
+        ("tuning16", "sixteenth tuning set"), ("tuning17", "seventeenth tuning set"),
+        ("tuning18", "eighteenth tuning set"))
 
 
 def markdown(rules) -> list[str]:
