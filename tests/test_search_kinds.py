@@ -1094,7 +1094,17 @@ def test_keeping_on_at_0_health_meets_the_trial_that_allows_it(query):
     ("a dex save rather than a parry", "mythras", "mythras/combat/charge-evade-outmanoeuvre#2"),
     ("they got jumped, can they defend before their turn comes", "mythras", "mythras/combat/surprise#1"),
     ("shooting at max range with my longbow", "mythras", "mythras/combat/ranged-combat#3"),
+    ("does the roll keep rolling if I get 98", "darkmaster", "darkmaster/supplement/rolls#4"),
+    ("I hold the gate closed, can I do anything else", "darkmaster",
+     "darkmaster/combat/action-types/multi-round-actions#1"),
+    ("keep my axe poised until the goblin steps through", "darkmaster",
+     "darkmaster/combat/action-types/readied-actions#1"),
+    ("an orc is at my back, can I whirl around", "mastery", "mastery/combat/actions-and-reactions/movement#5"),
 ])
+
+
+def test_adv_and_disadv_are_mythras_difficulty_grades():
+    assert any(i.startswith("mythras/supplement/difficulty-grades") for i in ids("adv/disadv on rolls", "mythras"))
 def test_the_tuning_halfs_rules_asked_in_other_words_are_found(query, ruleset, answer):
     # the same rules the tuning half asks about, in other players' words (tuning17's kinds)
     assert answer in ids(query, ruleset)
