@@ -1102,12 +1102,13 @@ def test_keeping_on_at_0_health_meets_the_trial_that_allows_it(query):
     ("an orc is at my back, can I whirl around", "mastery", "mastery/combat/actions-and-reactions/movement#5"),
 ])
 
-
-def test_adv_and_disadv_are_mythras_difficulty_grades():
-    assert any(i.startswith("mythras/supplement/difficulty-grades") for i in ids("adv/disadv on rolls", "mythras"))
 def test_the_tuning_halfs_rules_asked_in_other_words_are_found(query, ruleset, answer):
     # the same rules the tuning half asks about, in other players' words (tuning17's kinds)
     assert answer in ids(query, ruleset)
+
+
+def test_adv_and_disadv_are_mythras_difficulty_grades():
+    assert any(i.startswith("mythras/supplement/difficulty-grades") for i in ids("adv/disadv on rolls", "mythras"))
 
 
 @pytest.mark.parametrize("query, answer", [
