@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ruleslawyer.cli import build_parser
+from ruleslawyer.commands import output
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.inputs import at
 from ruleslawyer.rulesdb.handle import open_rules
@@ -70,21 +71,30 @@ def _parsed(argv: tuple[str, ...], flag: str) -> argparse.Namespace:
     return _parser().parse_args([*argv, flag, "-", "--json"])
 
 
+def _encoded_not_printed(obj) -> None:
+    """Stand-in for the command line's ``print_json``: the same document (``to_dict()``) encoded under
+    the same rules (NaN and infinities refused, other objects as ``str``), so it fails where printing
+    would, but printed nowhere and not indented (indenting runs Python's pure-Python encoder)."""
+    if hasattr(obj, "to_dict"):
+        obj = obj.to_dict()
+    json.dumps(obj, ensure_ascii=False, default=str, allow_nan=False)
+
+
 def run(argv: list[str], flag: str, data, folder: Path) -> RulesInputError | None:
     """Run one command's handler on ``data`` written as JSON (NaN and Infinity as JSON's extension
-    writes them); the RulesInputError it raised, or None when it answered. The handler prints its
-    answer through the command line's own ``print_json``, into a buffer."""
+    writes them); the RulesInputError it raised, or None when it answered."""
     stdin = io.TextIOWrapper(io.BytesIO(json.dumps(data).encode("utf-8")), encoding="utf-8")
     args = argparse.Namespace(**vars(_parsed(tuple(argv), flag)))
     args.rules = open_rules(args.db, args.house_rules)  # as ruleslawyer.cli.main does
-    saved = sys.stdin, sys.stdout
-    sys.stdin, sys.stdout = stdin, io.StringIO()
+    saved = sys.stdin, sys.stdout, output.print_json
+    # the handlers import print_json when they print; what else they write goes to a buffer
+    sys.stdin, sys.stdout, output.print_json = stdin, io.StringIO(), _encoded_not_printed
     try:
         args.func(args)
     except RulesInputError as exc:
         return exc
     finally:
-        sys.stdin, sys.stdout = saved
+        sys.stdin, sys.stdout, output.print_json = saved
     return None
 
 
