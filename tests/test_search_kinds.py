@@ -1150,3 +1150,8 @@ def test_getting_weighs_as_filler():
 def test_a_number_or_higher_is_the_faces_from_it_not_a_word_to_match(query, ruleset, answer):
     # "97 or higher" asks about the roll; "Ties are broken by the higher CMB" is no answer
     assert ids(query, ruleset, 1) == [answer]
+
+
+def test_a_fight_breaking_out_is_the_start_of_combat_not_a_broken_bone():
+    top = ids("who acts first each round once a fight breaks out", "mastery", 5)
+    assert not any("/trauma-table#" in i for i in top), top
