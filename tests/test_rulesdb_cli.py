@@ -1,6 +1,7 @@
 """The database subcommands of the ``ruleslawyer`` CLI, run as a user would: their exit status, standard
 output and standard error, through the CLI's ``main()`` in this process (``run``); in a process of their
-own where that is the point (the cold search's imports, a ``pip install`` of the kit)."""
+own where that is the point (the cold search's imports, a ``pip install`` of the kit, two commands of
+which the second finds the house rules changed since the first)."""
 
 from __future__ import annotations
 
