@@ -181,13 +181,11 @@ def _parsed(argv: tuple[str, ...]) -> argparse.Namespace:
 
 
 def _encoded_not_printed(obj) -> None:
-    """Stand-in for the command line's ``print_json``: the same document (``to_dict()``) encoded under
-    the same rules (NaN and infinities refused, other objects as ``str``), so it fails where printing
+    """Stand-in for the command line's ``print_json``: the same document, encoded by its own
+    ``json_text`` (NaN and infinities refused, other objects as ``str``), so it fails where printing
     would, but printed nowhere and not indented (indenting runs Python's pure-Python encoder: a fifth
     of this file's time)."""
-    if hasattr(obj, "to_dict"):
-        obj = obj.to_dict()
-    json.dumps(obj, ensure_ascii=False, default=str, allow_nan=False)
+    output.json_text(obj, indent=None)
 
 
 def run_engine(argv: list[str], data, tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["print_json", "write_stdout", "OUTPUT", "start_output"]
+__all__ = ["print_json", "json_text", "write_stdout", "OUTPUT", "start_output"]
 
 #: What this run of the command line has written: an error document must not follow a JSON result.
 OUTPUT = {"json": False}
@@ -27,13 +27,23 @@ def print_json(obj) -> None:
     escape, so standard output is always one valid UTF-8 JSON document. NaN and infinities are not
     JSON: they raise ValueError (a bug, reported as such) instead of being written.
     """
+    text = json_text(obj) + "\n"
+    OUTPUT["json"] = True
+    write_stdout(text)
+
+
+def json_text(obj, indent: int | None = 2) -> str:
+    """The JSON document :func:`print_json` writes for ``obj`` (``to_dict()`` if it has one; other
+    objects as ``str``), indented by ``indent`` spaces (None: on one line).
+
+    Raises:
+        ValueError: ``obj`` holds NaN or an infinity (not JSON).
+    """
     import json
 
     if hasattr(obj, "to_dict"):
         obj = obj.to_dict()
-    text = json.dumps(obj, ensure_ascii=False, indent=2, default=str, allow_nan=False) + "\n"
-    OUTPUT["json"] = True
-    write_stdout(text)
+    return json.dumps(obj, ensure_ascii=False, indent=indent, default=str, allow_nan=False)
 
 
 def write_stdout(text: str) -> None:
