@@ -127,7 +127,8 @@ SETS = (("heldout", "held-out half: nobody tunes on it (the goal: Recall@3 >= 0.
         ("tuning14", "fourteenth tuning set"),
         ("tuning15", "fifteenth tuning set"),
         ("tuning16", "sixteenth tuning set"), ("tuning17", "seventeenth tuning set"),
-        ("tuning18", "eighteenth tuning set"))
+        ("tuning18", "eighteenth tuning set"),
+        ("tuning19", "nineteenth tuning set"), ("tuning20", "twentieth tuning set"))
 
 
 def markdown(rules) -> list[str]:
