@@ -1155,3 +1155,12 @@ def test_a_number_or_higher_is_the_faces_from_it_not_a_word_to_match(query, rule
 def test_a_fight_breaking_out_is_the_start_of_combat_not_a_broken_bone():
     top = ids("who acts first each round once a fight breaks out", "mastery", 5)
     assert not any("/trauma-table#" in i for i in top), top
+
+
+@pytest.mark.parametrize("query, answer", [
+    ("archers are shooting at me and I only have a club", "mastery/combat/actions-and-reactions/defense#14"),
+    ("swapping my bow for a mace, which phase", "mastery/combat/action-points/initiative-phases#7"),
+])
+def test_a_weapon_named_in_a_scene_weighs_less_than_what_is_asked(query, answer):
+    # the weapon's speed class (a synonym of every weapon name) weighs half: the rule asked leads
+    assert ids(query, "mastery", 1) == [answer]
