@@ -1164,3 +1164,14 @@ def test_a_fight_breaking_out_is_the_start_of_combat_not_a_broken_bone():
 def test_a_weapon_named_in_a_scene_weighs_less_than_what_is_asked(query, answer):
     # the weapon's speed class (a synonym of every weapon name) weighs half: the rule asked leads
     assert ids(query, "mastery", 1) == [answer]
+
+
+@pytest.mark.parametrize("particle", ["out", "off", "up", "down", "away", "back", "over"])
+def test_the_particle_of_a_phrasal_verb_weighs_as_filler(particle):
+    # "comes off", "burst out", "back down": the particle is how it is said, not what is asked
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    groups = fulltext._compiled(f"the reeds {particle}", "mythras", conn, data).groups
+    weight = {g.parts[0].fts: g.weight for g in groups if not g.bonus}
+    assert weight[f'"{particle}"'] < 0.5 * weight['"reeds"'], weight

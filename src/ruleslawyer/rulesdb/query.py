@@ -63,6 +63,7 @@ things guy guys someone somebody people person character characters player playe
 happen happens work works like really actually basically even maybe need needs try trying able
 allowed let lets ok okay kind sort lot stuff while there here now again already else instead
 come comes coming came through into onto across around about under toward towards during yet
+out off up down away back over along
 number amount
 cause causes caused than rather whether very some such those everyone everybody anyone anybody
 tries tried bother bothers bothered vs versus mean means meaning after see per
