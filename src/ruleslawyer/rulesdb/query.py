@@ -63,7 +63,7 @@ things guy guys someone somebody people person character characters player playe
 happen happens work works like really actually basically even maybe need needs try trying able
 allowed let lets ok okay kind sort lot stuff while there here now again already else instead
 come comes coming came through into onto across around about under toward towards during yet
-out off up down away back over along
+out off up down away over along
 number amount
 cause causes caused than rather whether very some such those everyone everybody anyone anybody
 tries tried bother bothers bothered vs versus mean means meaning after see per
@@ -324,6 +324,11 @@ class SearchData:
                 by_len.setdefault(len(w), []).append((w, docs))
             self._vocab = by_len
         return self._vocab
+
+    def holds(self, conn: sqlite3.Connection, word: str, ruleset: str) -> bool:
+        """Whether some unit of ``ruleset`` holds ``word`` as written (the unstemmed index)."""
+        return bool(rows(conn, "SELECT 1 FROM units_plain_fts f JOIN units u ON u.rowid = f.rowid "
+                               "WHERE units_plain_fts MATCH ? AND u.ruleset = ? LIMIT 1", (_quote(word), ruleset)))
 
     def near_words(self, conn: sqlite3.Connection, word: str, spread: int) -> list[tuple[str, int]]:
         """Vocabulary words (and how many units hold them) of about the same length (±``spread``)."""
@@ -754,10 +759,12 @@ def _correct(word: str, c: _Compiler) -> str | None:
     dropped or changed, or two neighbours swapped: "brust" → "burst"), starting with the same letter
     or the same two letters swapped; among equally close words, the one most units hold. A common
     English word (:func:`~ruleslawyer.rulesdb.words.common_english`: "lake", "road", "digging") is
-    corrected only to another form of itself (:func:`_one_word`: "rifles" → "rifle", not "lake" → "like").
+    corrected only to another form of itself (:func:`_one_word`: "rifles" → "rifle", not "lake" → "like"),
+    and any word with another form in the vocabulary to that form first ("lunging" → "lunge", not "lurking").
     """
-    if common_english(word):
-        return _own_form(word, c)
+    own = _own_form(word, c)  # "lunging": the rules' "lunge", before "lurking" at the same distance
+    if own or common_english(word):
+        return own
     limit = 1 if len(word) <= 6 else 2
     best: tuple[int, int, str] | None = None
     for w, docs in c.data.near_words(c.conn, word, limit):
@@ -775,13 +782,15 @@ def _correct(word: str, c: _Compiler) -> str | None:
 
 
 def _own_form(word: str, c: _Compiler) -> str | None:
-    """For a common English word the rules never use: the vocabulary word that is another form of it
-    (:func:`_one_word`: "rifles" → "rifle"), the closest and then the one most units hold; else None
-    ("lake" stays a lake)."""
+    """For a word the rules never use: the vocabulary word that is another form of it (:func:`_one_word`:
+    "rifles" → "rifle"), the closest, then one the selected ruleset's units hold ("lunging": Darkmaster's
+    "lunge", not Mastery's "lung"), then the one most units hold; else None ("lake" stays a lake)."""
     stems = porter_stems({word, _bare(word)})
-    best = min(((_distance(word, w, 3), -docs, w) for w, docs in c.data.stem_words(c.conn, set(stems.values()))
-                if w != word and w not in STOPWORDS and _one_word(word, w)), default=None)
-    if best is None:
+    found = sorted((_distance(word, w, 3), -docs, w) for w, docs in c.data.stem_words(c.conn, set(stems.values()))
+                   if w != word and w not in STOPWORDS and _one_word(word, w))
+    if not found:
         return None
-    c.learn([best[2]])
-    return best[2]
+    closest = [w for d, _docs, w in found if d == found[0][0]]
+    best = next((w for w in closest if c.ruleset is None or c.data.holds(c.conn, w, c.ruleset)), closest[0])
+    c.learn([best])
+    return best
