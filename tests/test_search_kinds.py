@@ -1204,3 +1204,14 @@ def test_a_form_of_a_rules_word_is_corrected_to_that_word_in_the_ruleset_asked(q
 def test_a_scene_asked_the_other_way_round_meets_its_rule(query, ruleset, answer):
     # tuning19's kinds: the scene at the table for a rule the tuning half named
     assert answer in ids(query, ruleset)
+
+
+@pytest.mark.parametrize("query, ruleset, answer", [
+    ("fractured my thigh, days of rest", "mastery", "mastery/combat/wounds-injuries-and-trauma/trauma-table#32"),
+    ("I shout a warning to the others, does it cost AP", "mythras", "mythras/combat/action-menu-essentials#3"),
+    ("he only ever trained with sword and shield but grabs an axe", "mythras", "mythras/combat/combat-styles#1"),
+    ("used up both my actions and the ogre swings at me", "mythras", "mythras/combat/the-attack-parry-exchange#11"),
+])
+def test_tuning2_asked_in_other_words_meets_its_rule(query, ruleset, answer):
+    # tuning20's kinds: a bone fractured, a warning called out, a weapon he never trained with, no AP left
+    assert answer in ids(query, ruleset)
