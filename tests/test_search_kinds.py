@@ -1215,3 +1215,16 @@ def test_a_scene_asked_the_other_way_round_meets_its_rule(query, ruleset, answer
 def test_tuning2_asked_in_other_words_meets_its_rule(query, ruleset, answer):
     # tuning20's kinds: a bone fractured, a warning called out, a weapon he never trained with, no AP left
     assert answer in ids(query, ruleset)
+
+
+@pytest.mark.parametrize("query, ruleset, answer", [
+    ("what does CMB stand for", "darkmaster", "darkmaster/supplement/rolls#1"),
+    ("CMB acronym", "darkmaster", "darkmaster/supplement/rolls#1"),
+    ("two swords, equal reach, who first", "darkmaster", "darkmaster/combat/tactical-round-sequence/melee-phase#2"),
+    ("pull my sword from my belt and attack", "darkmaster", "darkmaster/combat/action-types#3"),
+    ("my archer has been sighted on the gap since last round", "darkmaster",
+     "darkmaster/combat/tactical-round-sequence/ranged-phase-a#1"),
+])
+def test_darkmaster_asked_in_other_words_meets_its_rule(query, ruleset, answer):
+    # "stands for", "acronym" ask what a term means; equal reach is a tie; a weapon off the belt is drawn
+    assert answer in ids(query, ruleset)

@@ -102,7 +102,8 @@ _PHRASE = re.compile(r'"([^"]*)"')
 _JOIN = re.compile(r"['\-–]")
 _QUANTITY = re.compile(r"\b(?:how (?:many|much|far|long|often|big|large|fast)|number of|what (?:die|dice)|"
                        r"which (?:die|dice)|how is .* (?:rolled|calculated|worked out))\b")
-_DEFINITION = re.compile(r"\b(?:what (?:is|are|does|do)|what s|whats|meaning of|define|definition|mean|means"
+_DEFINITION = re.compile(r"\b(?:what (?:is|are|does|do)|what s|whats|meaning|define|definition|mean|means"
+                         r"|abbreviation|acronym|stands? for"
                          r"|counts? as|what counts|how does .* work)\b")
 
 
