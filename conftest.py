@@ -44,6 +44,7 @@ RAM_TMP_KEEP_S = 3600
 #: Free bytes RAM_TMP must have to be used (a run writes about a hundred databases of ~1.5 MiB).
 RAM_TMP_NEEDS = 2 * 2**30
 _OWN_BASETEMP = pytest.StashKey[str]()
+_OWN_TEST_DB = pytest.StashKey[str]()
 #: ``gc.set_threshold`` of the test processes (Python's own: 700, 10, 10).
 GC_THRESHOLD = (50_000, 50, 100)
 
@@ -60,7 +61,9 @@ def pytest_configure(config):
         config.stash[_OWN_BASETEMP] = config.option.basetemp
     # Set before any kernel starts so nbval's kernels inherit it; never touch the user's cache.
     if "RULESLAWYER_TEST_DB" not in os.environ:
-        os.environ["RULESLAWYER_TEST_DB"] = os.path.join(tempfile.mkdtemp(prefix="ruleslawyer-test-"), "rules.db")
+        folder = tempfile.mkdtemp(prefix="ruleslawyer-test-")
+        config.stash[_OWN_TEST_DB] = folder  # removed when this process's run ends (pytest_unconfigure)
+        os.environ["RULESLAWYER_TEST_DB"] = os.path.join(folder, "rules.db")
     worker = os.environ.get("PYTEST_XDIST_WORKER")  # "gw0", "gw1", ... in an xdist worker process
     if worker and not os.environ.get("RULESLAWYER_TEST_WORKER"):
         # the controller's path, made this worker's own (the worker's kernels and commands inherit it)
@@ -81,6 +84,15 @@ def pytest_sessionfinish(session, exitstatus):
     own = session.config.stash.get(_OWN_BASETEMP, None)
     if own and exitstatus == 0:  # kept after a failure, as pytest keeps its own
         shutil.rmtree(own, ignore_errors=True)
+
+
+def pytest_unconfigure(config):
+    # the test databases' folder (each worker's database and its journal files): a cache of the run, not
+    # something to look at after it, so it goes whatever the outcome (the process that made it removes it)
+    folder = config.stash.get(_OWN_TEST_DB, None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop("RULESLAWYER_TEST_DB", None)
 
 
 def _ram_basetemp() -> str | None:

@@ -311,6 +311,32 @@ def test_a_rebuild_parses_again_only_the_files_that_changed_and_gives_the_same_d
     assert rows(tmp_path / "two.db") == rows(tmp_path / "three.db")
 
 
+def test_a_rebuild_with_the_parse_cache_full_still_parses_only_the_changed_file(tmp_path, monkeypatch):
+    # the cache drops the entry used least lately: texts parsed since (other databases, other tests) do
+    # not push out the sources every build reads, which would then be parsed again one after another
+    from markdown_it import MarkdownIt
+
+    house = tmp_path / "house"
+    write(house, "a.md", "# House Rules\n\n## Alpha\n\nFirst wording.\n")
+    sources = len(list(build_mod.SOURCES_DIR.glob("*/*.md"))) + 1
+    monkeypatch.setattr(build_mod, "_PARSED", {})
+    monkeypatch.setattr(build_mod, "_PARSED_MAX", sources + 3)
+    build(tmp_path / "one.db", house_rules=house)
+    md = MarkdownIt("commonmark")
+    for k in range(3):  # one-off texts fill the cache to its bound
+        build_mod._tokens(md, f"# Other {k} {tmp_path.name}\n")
+    build(tmp_path / "again.db", house_rules=house)  # every source found: each is used again
+    for k in range(3, 6):
+        build_mod._tokens(md, f"# Other {k} {tmp_path.name}\n")
+    assert len(build_mod._PARSED) == sources + 3
+    parsed = []
+    real = MarkdownIt.parse
+    monkeypatch.setattr(MarkdownIt, "parse", lambda self, text, env=None: parsed.append(text) or real(self, text, env))
+    write(house, "a.md", f"# House Rules\n\n## Alpha\n\nEdited in {tmp_path.name}.\n")
+    build(tmp_path / "two.db", house_rules=house)
+    assert len(parsed) == 1, len(parsed)
+
+
 def test_stems_are_the_same_from_the_memo_and_it_stays_bounded(monkeypatch):
     from ruleslawyer.rulesdb import words
 

@@ -295,7 +295,8 @@ def _parse_range(cell: str, sides: int) -> tuple[int, int] | None:
 #: The token lists of source texts parsed lately in this process, by the text's digest and the nesting
 #: limit: a rebuild (a changed house rule, a second database) parses again only the files that changed.
 #: The walk only reads tokens. Texts over ``_PARSED_TEXT_MAX`` characters are not kept (their tokens
-#: would hold hundreds of megabytes); at most ``_PARSED_MAX`` lists, the oldest dropped first.
+#: would hold hundreds of megabytes); at most ``_PARSED_MAX`` lists, the one used least lately dropped first
+#: (a list found is used again: the sources every build reads stay while one-off texts come and go).
 _PARSED: dict[tuple[bytes, int], list] = {}
 _PARSED_MAX = 64
 _PARSED_TEXT_MAX = 1_000_000
@@ -309,7 +310,9 @@ def _tokens(md, text: str) -> list:
     key = (hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest(),
            md.options["maxNesting"])
     with _PARSED_LOCK:
-        tokens = _PARSED.get(key)
+        tokens = _PARSED.pop(key, None)
+        if tokens is not None:
+            _PARSED[key] = tokens  # used lately: now the last to go
     if tokens is None:
         tokens = md.parse(text)
         with _PARSED_LOCK:
