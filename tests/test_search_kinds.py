@@ -256,7 +256,13 @@ def test_function_words_weigh_as_filler():
     conn, data = _data(open_rules())
     groups = _compiled("what causes a fumble rather than a hit for everyone", "mythras", conn, data).groups
     weight = {p.alts[0].words[0]: g.weight for g in groups if not g.bonus for p in g.parts[:1]}
-    for word in ("causes", "rather", "everyone"):
+    for word in ("causes", "everyone"):
+        assert weight[word] < weight["fumble"] / 2, word
+    # "rather than" says which way the question turns: neither of its words is searched at all
+    assert "rather" not in weight and "than" not in weight
+    groups = _compiled("whether a fumble is rather bad", "mythras", conn, data).groups
+    weight = {p.alts[0].words[0]: g.weight for g in groups if not g.bonus for p in g.parts[:1]}
+    for word in ("whether", "rather"):
         assert weight[word] < weight["fumble"] / 2, word
     # and filler is never "corrected" into a rules word ("tries" is not a misspelt "ties")
     assert not any(n.startswith("spelling") for n in search("never tries to parry", ruleset="mastery").expansions)

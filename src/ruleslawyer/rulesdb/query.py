@@ -492,12 +492,14 @@ def _tokens(text: str) -> tuple[list[list[str]], list[tuple[str, list[str], bool
     return phrases[:MAX_TERMS], toks
 
 
-def _spans(c: _Compiler, toks, used: list[bool], pending: list, fixed: dict[int, str]) -> None:
+def _spans(c: _Compiler, toks, used: list[bool], pending: list, fixed: dict[int, str],
+           walls: frozenset[int] = frozenset()) -> None:
     """GM phrases with a synonym, longest first; at each length the phrase as typed, then without its
     question words ("order of the phases" meets "order of phases"), then without its filler too
-    ("don't even try to block" meets "not block"); a word belongs to one synonym. ``toks`` hold the
-    corrections of misspelt words (``fixed``: token index -> correction), and the GM's own words of a
-    phrase holding one count as a spelling correction and say so.
+    ("don't even try to block" meets "not block"); a word belongs to one synonym, and no phrase reaches
+    across a token of ``walls`` (the words of "instead of": "move instead of attack" is no "move attack").
+    ``toks`` hold the corrections of misspelt words (``fixed``: token index -> correction), and the GM's
+    own words of a phrase holding one count as a spelling correction and say so.
     Every key the query could hold is read from the database in one statement first."""
     folded = [" ".join(p) for _, p, _ in toks]
     stemmed = [" ".join(c.stem(w) for w in p) for _, p, _ in toks]
@@ -514,7 +516,7 @@ def _spans(c: _Compiler, toks, used: list[bool], pending: list, fixed: dict[int,
         for which, positions in ways:
             for k in range(0, len(positions) - n + 1):
                 span = positions[k:k + n]
-                if any(used[i] or toks[i][2] for i in span):
+                if any(used[i] or toks[i][2] for i in span) or any(span[0] < w < span[-1] for w in walls):
                     continue
                 typed = " ".join(toks[i][0] for i in range(span[0], span[-1] + 1))
                 syn, scale = c.synonym_alts(" ".join(stemmed[i] for i in span), which, typed)
@@ -630,25 +632,33 @@ def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
     return out
 
 
-def _contrasted(toks, found: list[tuple[int, Group]]) -> list[Group]:
-    """The groups, those after "instead of" or "rather than" weighing ``CONTRAST_WEIGHT``: "dodge
-    instead of parry" asks about dodging; parrying is what the GM turns away from."""
-    words = [p[-1] for _t, p, _x in toks]
-    turn = next((i for i in range(1, len(words)) if (words[i - 1], words[i]) in _CONTRAST), None)
-    return [Group(g.parts, g.weight * CONTRAST_WEIGHT, g.bonus) if turn is not None and i > turn else g
+def _turns(toks) -> list[int]:
+    """The token indices of the words saying "instead of" or "rather than" (each pair's two words),
+    first to last."""
+    words = [p[-1] if len(p) == 1 else "" for _t, p, _x in toks]
+    pairs = [i for i in range(1, len(words)) if (words[i - 1], words[i]) in _CONTRAST]
+    return sorted({j for i in pairs for j in (i - 1, i)})
+
+
+def _contrasted(turns: list[int], found: list[tuple[int, Group]]) -> list[Group]:
+    """The groups, those after the first "instead of" or "rather than" (``turns``: :func:`_turns`)
+    weighing ``CONTRAST_WEIGHT``: "dodge instead of parry" asks about dodging; parrying is what the
+    GM turns away from."""
+    return [Group(g.parts, g.weight * CONTRAST_WEIGHT, g.bonus) if turns and i > turns[0] else g
             for i, g in found]
 
 
-def _bigrams(c: _Compiler, toks) -> Group | None:
+def _bigrams(c: _Compiler, toks, skip: frozenset[int] = frozenset()) -> Group | None:
     """One group of the query's adjacent word pairs as phrases ("hit location"; in a query of up to
     three words, a pair with one question word too: "fighting on"): a unit holding the GM's words
-    side by side, or defining the pair, counts ``PHRASE_WEIGHT`` more."""
+    side by side, or defining the pair, counts ``PHRASE_WEIGHT`` more. No pair holds a token of
+    ``skip`` (the words of "instead of", "rather than")."""
     alts, weights = [], []
     short = len(toks) <= 3
     for i in range(len(toks) - 1):
         (_a, pa, xa), (_b, pb, xb) = toks[i], toks[i + 1]
         stops = _stop(" ".join(pa)) + _stop(" ".join(pb))
-        if xa or xb or stops > (1 if short else 0) or "not" in pa + pb:
+        if xa or xb or stops > (1 if short else 0) or "not" in pa + pb or i in skip or i + 1 in skip:
             continue
         alts.append(c.alt(pa + pb))
         weights.append(c.idf(pa + pb))
@@ -688,19 +698,21 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
     c.dice = any(p == ["die"] and i and toks[i - 1][1][-1] in _DIE_NOUN for i, (_t, p, _x) in enumerate(toks))
     c.learn({w for p in phrases for w in p} | {w for _, p, _ in toks for w in p})
     groups = [g for g in (c.group([c.alt(p)], p) for p in phrases) if g]
-    used = [False] * len(toks)
+    # the words of "instead of", "rather than" say which way the question turns, no topic: never searched
+    turns = _turns(toks)
+    used = [i in turns for i in range(len(toks))]
     pending: list[tuple[int, Group]] = []
     # a misspelt word may belong to a GM phrase ("critcal hit"): the phrases are looked up with it corrected
     fixed = _misspelt(c, toks)
     mended = [(t, [fixed[i]] if i in fixed else p, x) for i, (t, p, x) in enumerate(toks)]
-    _spans(c, mended, used, pending, fixed)
+    _spans(c, mended, used, pending, fixed, frozenset(turns))
     singles = _singles(c, toks, used)
     if not groups and not pending and not singles:
         # Only question words (e.g. "AND", "the"): search them as typed rather than nothing.
         singles = [(i, g) for i, (_t, parts, prefix) in enumerate(toks)
                    if (g := c.group([c.alt(parts, prefix=prefix)], parts))]
-    kept = _budget(groups + _contrasted(toks, sorted(pending + singles, key=lambda p: p[0])))
-    pairs = _bigrams(c, mended) if len(toks) > 1 and kept else None
+    kept = _budget(groups + _contrasted(turns, sorted(pending + singles, key=lambda p: p[0])))
+    pairs = _bigrams(c, mended, frozenset(turns)) if len(toks) > 1 and kept else None
     notes = [a.note for g in kept for p in g.parts for a in p.alts if a.note]
     words = [c.fixes.get(w, w) for w in [w for p in phrases for w in p] + [w for _, p, _ in toks for w in p]]
     meant = " ".join(w for w in words if not (_stop(w) or w in FILLER or w in _NAMING))
