@@ -183,6 +183,25 @@ def test_no_gm_phrase_reaches_across_instead_of():
             assert not crossing, (a, turn, b, crossing)
 
 
+@pytest.mark.parametrize("pair", [*[(w, s) for w in sorted(Q._SPAN_OF) for s in sorted(Q._SPAN)],
+                                  *[(w, s) for w in sorted(Q._OWN) for s in sorted(Q._SELF)]], ids="-".join)
+def test_a_hyphenated_trigger_reads_as_the_spaced_words(pair):
+    # "what is the crit-range" found nothing in Mastery or Darkmaster ("crit range" was a phrase to
+    # match whole; "crit range" spaced is Mastery's exploding attack); "my-character" likewise
+    spaced, joined = " ".join(pair), "-".join(pair)
+    for ruleset in (None, "darkmaster"):
+        one = rulesdb.search(f"what is the {spaced} when I attack", ruleset=ruleset)
+        other = rulesdb.search(f"what is the {joined} when I attack", ruleset=ruleset)
+        assert [(h.id, h.score) for h in one] == [(h.id, h.score) for h in other], (pair, ruleset)
+
+
+def test_crit_range_hyphenated_finds_what_crit_range_finds_and_long_range_stays_a_phrase():
+    assert [h.id for h in rulesdb.search("what is the crit-range", ruleset="mastery", limit=1)] == [
+        "mastery/combat/actions-and-reactions/attack#11"]
+    assert Q._unspanned(["long", "range"]) == ["long", "range"]
+    assert Q._unspanned(["crit", "range"]) == ["crit"] and Q._unspanned(["my", "character"]) == ["my"]
+
+
 @pytest.mark.parametrize("typed", ["97", "٩٧", "۹۷", "९७", "９７", "⁹⁷", "𝟗𝟕"])
 @pytest.mark.parametrize("beyond", ["higher", "more", "or so"])
 def test_a_number_or_higher_in_any_digits_asks_the_faces_not_the_word(typed, beyond):

@@ -480,7 +480,7 @@ def _tokens(text: str) -> tuple[list[list[str]], list[tuple[str, list[str], bool
         low = fold(word).replace("’", "'")
         if low.endswith("'s") and len(low) > 3 and low[:-2] not in _IS_BEFORE:
             low = low[:-2]  # "AP's", "parry's": the word itself ("what's" is "what is")
-        parts = ["not"] if low in NEGATIONS else [p for p in _JOIN.split(low) if p]
+        parts = ["not"] if low in NEGATIONS else _unspanned([p for p in _JOIN.split(low) if p])
         if parts == [low] and toks and len(toks[-1][1]) == 1 and (
                 (low in _SELF and toks[-1][1][0] in _OWN) or (low in _SPAN and toks[-1][1][0] in _SPAN_OF)):
             continue  # "my character": the player, as "I" is; "crit range": the faces, no distance
@@ -490,6 +490,13 @@ def _tokens(text: str) -> tuple[list[list[str]], list[tuple[str, list[str], bool
         if parts:
             toks.append((word, parts, raw.endswith("*")))
     return phrases[:MAX_TERMS], toks
+
+
+def _unspanned(parts: list[str]) -> list[str]:
+    """The words of one hyphenated token read as they are apart: "crit-range" is "crit range" (the
+    faces, no distance: "range" dropped), "my-character" is "my"."""
+    return [w for k, w in enumerate(parts)
+            if not (k and ((w in _SELF and parts[k - 1] in _OWN) or (w in _SPAN and parts[k - 1] in _SPAN_OF)))]
 
 
 def _spans(c: _Compiler, toks, used: list[bool], pending: list, fixed: dict[int, str],
