@@ -1234,3 +1234,11 @@ def test_tuning2_asked_in_other_words_meets_its_rule(query, ruleset, answer):
 def test_darkmaster_asked_in_other_words_meets_its_rule(query, ruleset, answer):
     # "stands for", "acronym" ask what a term means; equal reach is a tie; a weapon off the belt is drawn
     assert answer in ids(query, ruleset)
+
+
+@pytest.mark.parametrize("query", ["how long until my character dies", "what happens if he died"])
+def test_dying_is_not_the_tier_die(query):
+    # "dies", "he died": the death; the stem "die" is also the die rolled, so a "tier die" row is no match
+    top = search(query, ruleset="mastery", limit=3)
+    assert not any("tier die" in h.text.lower() for h in top), [h.id for h in top]
+    assert any("/combat/death/" in h.id for h in top)

@@ -92,6 +92,10 @@ _BEYOND = frozenset({"higher", "more", "above", "better", "over", "up", "lower",
 _DIE_NOUN = frozenset({"a", "the", "what", "which", "one", "each", "tier", "your", "my", "this", "that", "same",
                        "another", "other", "every"})
 
+#: Before "die", words making it dying ("I die", "will die", "to die"), not the die rolled.
+_DIE_VERB = frozenset({"i", "you", "he", "she", "we", "they", "it", "character", "pc", "guy", "will", "would", "to",
+                       "might", "could", "can", "not", "ll", "d", "gonna", "and", "or", "then", "instantly"})
+
 #: Words that name a kind of text rather than a topic ("damage modifier table" names the section
 #: "Damage Modifier").
 _NAMING = frozenset({"table", "tables", "chart", "list", "rule", "rules", "section"})
@@ -361,6 +365,7 @@ class _Compiler:
         self.fixes: dict[str, str] = {}  # spelling corrections made
         self._corrected: dict[str, str | None] = {}  # each word's correction, looked for once a query
         self.dice = False  # "die" is the one rolled ("what die", "a die"): not dying (variants)
+        self.death = False  # "dies", "I die": the death, so no match in a "tier die" (alt)
 
     def correction(self, word: str) -> str | None:
         """:func:`_correct` of ``word``, looked for once per query (phrases and single words alike)."""
@@ -397,6 +402,8 @@ class _Compiler:
         else:
             fts = _quote(" ".join(flat)) + ("*" if prefix else "")
         stems = tuple(self.stem(w) for w in (flat[:-1] if prefix else flat))
+        if self.death and stems == ("die",):
+            fts = f'({fts} NOT "tier die")'  # the stem "die" is the die rolled too
         return Alt(fts, stems, scope, note, flat, flat[-1] if prefix else None, factor)
 
     def group(self, alts: list[Alt | None], weight_words: list[str], scale: float = 1.0,
@@ -703,6 +710,8 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
     low = " ".join(w for _, p, _ in toks for w in p)
     c = _Compiler(conn, data, ruleset, bool(_DEFINITION.search(low)))
     c.dice = any(p == ["die"] and i and toks[i - 1][1][-1] in _DIE_NOUN for i, (_t, p, _x) in enumerate(toks))
+    c.death = not c.dice and any(p in (["dies"], ["died"]) or (p == ["die"] and i and toks[i - 1][1][-1] in _DIE_VERB)
+                                 for i, (_t, p, _x) in enumerate(toks))
     c.learn({w for p in phrases for w in p} | {w for _, p, _ in toks for w in p})
     groups = [g for g in (c.group([c.alt(p)], p) for p in phrases) if g]
     # the words of "instead of", "rather than" say which way the question turns, no topic: never searched
