@@ -1242,3 +1242,13 @@ def test_dying_is_not_the_tier_die(query):
     top = search(query, ruleset="mastery", limit=3)
     assert not any("tier die" in h.text.lower() for h in top), [h.id for h in top]
     assert any("/combat/death/" in h.id for h in top)
+
+
+@pytest.mark.parametrize("query, ruleset, answer", [
+    ("I said I'd swing at the orc but now I want to drink a potion", "mastery", "mastery/combat/combat-flow#11"),
+    ("can I wait to see the roll before I defend", "mastery", "mastery/combat/actions-and-reactions/defense#2"),
+    ("what can I do when it's not my turn", "mythras", "mythras/combat/action-menu-essentials#2"),
+    ("protect my wounded arm from the next hit", "mythras", "mythras/combat/action-menu-essentials#3"),
+])
+def test_a_change_of_mind_a_roll_seen_first_and_off_turn_actions_meet_their_rules(query, ruleset, answer):
+    assert answer in ids(query, ruleset)
