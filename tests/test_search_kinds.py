@@ -1252,3 +1252,12 @@ def test_dying_is_not_the_tier_die(query):
 ])
 def test_a_change_of_mind_a_roll_seen_first_and_off_turn_actions_meet_their_rules(query, ruleset, answer):
     assert answer in ids(query, ruleset)
+
+
+@pytest.mark.parametrize("query, answer", [
+    ("my spell vs the enemy wizard's, whose goes first", "darkmaster/combat/tactical-round-sequence/spell-phase-a#1"),
+    ("what mix of actions can I take together", "darkmaster/combat/action-types/combining-actions#1"),
+    ("how many kinds of actions are there", "darkmaster/combat/action-types#1"),
+])
+def test_two_casters_a_mix_of_actions_and_the_kinds_of_action_meet_their_rules(query, answer):
+    assert answer in ids(query, "darkmaster")
