@@ -1261,3 +1261,8 @@ def test_a_change_of_mind_a_roll_seen_first_and_off_turn_actions_meet_their_rule
 ])
 def test_two_casters_a_mix_of_actions_and_the_kinds_of_action_meet_their_rules(query, answer):
     assert answer in ids(query, "darkmaster")
+
+
+@pytest.mark.parametrize("query", ["me and the enemy wizard both cast", "my spell vs the enemy caster's"])
+def test_two_casters_lead_with_the_spell_phase_that_orders_them(query):
+    assert ids(query, "darkmaster", 1) == ["darkmaster/combat/tactical-round-sequence/spell-phase-a#1"]
