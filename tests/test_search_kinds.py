@@ -1266,3 +1266,13 @@ def test_two_casters_a_mix_of_actions_and_the_kinds_of_action_meet_their_rules(q
 @pytest.mark.parametrize("query", ["me and the enemy wizard both cast", "my spell vs the enemy caster's"])
 def test_two_casters_lead_with_the_spell_phase_that_orders_them(query):
     assert ids(query, "darkmaster", 1) == ["darkmaster/combat/tactical-round-sequence/spell-phase-a#1"]
+
+
+@pytest.mark.parametrize("query, answer", [
+    ("only got my bow when the bandit hacks at me, can I defend", "mastery/combat/actions-and-reactions/defense#6"),
+    ("can I shoot the goblin point blank", "mastery/combat/actions-and-reactions/defense#8"),
+    ("can he deflect arrows with his sword", "mastery/combat/actions-and-reactions/defense#14"),
+    ("our skilled healer sets a broken arm, does she need a check", "mastery/combat/wounds-injuries-and-trauma/trauma-table#11"),
+])
+def test_mastery_asked_in_other_words_meets_its_rule(query, answer):
+    assert answer in ids(query, "mastery")
