@@ -1276,3 +1276,14 @@ def test_two_casters_lead_with_the_spell_phase_that_orders_them(query):
 ])
 def test_mastery_asked_in_other_words_meets_its_rule(query, answer):
     assert answer in ids(query, "mastery")
+
+
+@pytest.mark.parametrize("query", ["what does a crit do in mythras", "crit bonus damage?", "what does a critical parry get me"])
+def test_what_a_critical_does_meets_the_special_effects_it_opens(query):
+    # what a crit is (one tenth of the skill) is not what it does: Maximise Damage, Bypass Armor, Enhance Parry
+    assert "mythras/combat/special-effects#1" in ids(query, "mythras")
+
+
+def test_a_completely_empty_health_pool_is_reaching_0_health():
+    top = ids("what are the rules once my health pool is completely empty", "mastery")
+    assert any(i.startswith("mastery/combat/death/reaching-0-health") for i in top), top
