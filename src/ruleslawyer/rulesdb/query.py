@@ -488,8 +488,7 @@ def _tokens(text: str) -> tuple[list[list[str]], list[tuple[str, list[str], bool
         if low.endswith("'s") and len(low) > 3 and low[:-2] not in _IS_BEFORE:
             low = low[:-2]  # "AP's", "parry's": the word itself ("what's" is "what is")
         parts = ["not"] if low in NEGATIONS else _unspanned([p for p in _JOIN.split(low) if p])
-        if parts == [low] and toks and len(toks[-1][1]) == 1 and (
-                (low in _SELF and toks[-1][1][0] in _OWN) or (low in _SPAN and toks[-1][1][0] in _SPAN_OF)):
+        if parts == [low] and toks and len(toks[-1][1]) == 1 and _said_by(toks[-1][1][0], low):
             continue  # "my character": the player, as "I" is; "crit range": the faces, no distance
         if (parts == [low] and low in _BEYOND and len(toks) > 1 and toks[-1][1] == ["or"]
                 and toks[-2][1][-1].isdecimal()):
@@ -502,8 +501,13 @@ def _tokens(text: str) -> tuple[list[list[str]], list[tuple[str, list[str], bool
 def _unspanned(parts: list[str]) -> list[str]:
     """The words of one hyphenated token read as they are apart: "crit-range" is "crit range" (the
     faces, no distance: "range" dropped), "my-character" is "my"."""
-    return [w for k, w in enumerate(parts)
-            if not (k and ((w in _SELF and parts[k - 1] in _OWN) or (w in _SPAN and parts[k - 1] in _SPAN_OF)))]
+    return [w for k, w in enumerate(parts) if not (k and _said_by(parts[k - 1], w))]
+
+
+def _said_by(before: str, word: str) -> bool:
+    """Whether ``word`` says nothing after ``before``: "my character" (the player, as "I" is), "crit
+    range" (the faces of the roll, no distance)."""
+    return (word in _SELF and before in _OWN) or (word in _SPAN and before in _SPAN_OF)
 
 
 def _spans(c: _Compiler, toks, used: list[bool], pending: list, fixed: dict[int, str],
