@@ -1287,3 +1287,26 @@ def test_what_a_critical_does_meets_the_special_effects_it_opens(query):
 def test_a_completely_empty_health_pool_is_reaching_0_health():
     top = ids("what are the rules once my health pool is completely empty", "mastery")
     assert any(i.startswith("mastery/combat/death/reaching-0-health") for i in top), top
+
+
+# -- chapter before supplement among the first hits -------------------------------------------
+
+
+@pytest.mark.parametrize("query, ruleset, chapter", [
+    ("delay my turn or ready an action", "mythras", "mythras/combat/action-menu-essentials#2"),
+    ("dc of a startle check", "mastery", "mastery/combat/startle-and-ambush/startle#1"),
+    ("blocked an ogre's greataxe with my dagger, how much gets through", "mythras",
+     "mythras/combat/the-attack-parry-exchange#9"),
+])
+def test_a_second_supplement_hit_gives_way_to_a_close_chapter_rule_in_the_first_three(query, ruleset, chapter):
+    # the supplement restates the chapter: two of its rows or notes in the first three push the
+    # chapter's own rule, scoring within CHAPTER_SHARE of them, down to fourth
+    first = search(query, ruleset=ruleset, limit=10)
+    assert chapter in [h.id for h in first[:3]]
+    assert sum("/supplement/" in h.id for h in first[:3]) <= 1
+
+
+def test_supplement_hits_still_lead_where_no_chapter_rule_comes_close():
+    # Mythras's difficulty grades are a table only the supplement holds: its rows keep the first places
+    first = [h.id for h in search("difficulty grade multipliers", ruleset="mythras", limit=3)]
+    assert sum("/supplement/difficulty-grades" in i for i in first) >= 2

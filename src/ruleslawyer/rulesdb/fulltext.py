@@ -79,6 +79,10 @@ SUPPLEMENT_PROSE_FACTOR = 0.85
 SUPPLEMENT_ROW_FACTOR = 0.93
 #: A sentence introducing a list among this many first hits is followed by its best item.
 INTRO_PLACES = 2
+#: Among the first ``FIRST_PLACES`` hits, a second supplement hit gives way to the best chapter hit
+#: scoring at least ``CHAPTER_SHARE`` of it (the supplement restates; the chapter is the rule).
+FIRST_PLACES = 3
+CHAPTER_SHARE = 0.9
 #: With no ruleset selected, a ruleset's best hit scoring at least this share of the top score is
 #: moved up among the first hits.
 OTHER_RULESET_SHARE = 0.75
@@ -492,7 +496,26 @@ def _rank(units: dict[int, _Unit], compiled: Compiled, ruleset: str | None, limi
         moved = sorted((v for v in best.values() if v[0] >= OTHER_RULESET_SHARE * ranked[0][0]), reverse=True)
         if len(moved) > 1:
             ranked = (moved + [x for x in ranked if x not in moved])[:limit]
-    return _falling(_items_follow(ranked, {-r: sc for sc, r in scored}, units, limit))
+    score = {-r: sc for sc, r in scored}
+    return _falling(_chapter_first(_items_follow(ranked, score, units, limit), scored, units))
+
+
+def _chapter_first(ranked: list[tuple[float, int]], scored: list[tuple[float, int]],
+                   units: dict[int, _Unit]) -> list[tuple[float, int]]:
+    """Chapter before supplement among the first ``FIRST_PLACES`` hits: a second supplement hit
+    there gives way to the best chapter hit not yet above it that scores at least ``CHAPTER_SHARE``
+    of it (``scored``: every candidate, best first, rowids negated)."""
+    out = list(ranked)
+    for place in range(min(FIRST_PLACES, len(out))):
+        sc, r = out[place]
+        if units[r].supplement == 1.0 or all(units[x].supplement == 1.0 for _s, x in out[:place]):
+            continue
+        above = {x for _s, x in out[:place]}
+        pick = next(((s, -x) for s, x in scored if units[-x].supplement == 1.0 and -x not in above), None)
+        if pick is None or pick[0] < CHAPTER_SHARE * sc:
+            continue
+        out = out[:place] + [pick] + [x for x in out[place:] if x[1] != pick[1]]
+    return out[:len(ranked)]
 
 
 def _falling(ranked: list[tuple[float, int]]) -> list[tuple[float, int]]:
