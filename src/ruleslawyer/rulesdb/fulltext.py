@@ -28,7 +28,8 @@ matching every group comes first, as with AND, then units matching fewer, as wit
   it, and says so (``Hit.listed_under``);
 - chapters come before the kit's supplement (``SUPPLEMENT_FACTOR`` on bm25, its prose
   ``SUPPLEMENT_PROSE_FACTOR`` and its rows ``SUPPLEMENT_ROW_FACTOR`` overall) and a section title
-  (``TITLE_FACTOR``) below the text under it;
+  (``TITLE_FACTOR``) below the text under it; among the first ``FIRST_PLACES`` hits a second
+  supplement hit gives way to a chapter rule scoring at least ``CHAPTER_SHARE`` of it;
 - bm25 (squashed into [0, ``BM25_SHARE``)) breaks ties; with no ruleset selected, each ruleset's
   best answer that is nearly as good as the top one is shown among the first hits, so one
   ruleset's many matches for a synonym cannot bury another's one good answer.
