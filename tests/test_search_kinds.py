@@ -726,6 +726,20 @@ def test_a_misspelt_gm_word_the_rules_lack_is_corrected_to_the_synonym_datas_wor
     assert answer in ids(query, ruleset)
 
 
+@pytest.mark.parametrize(("query", "ruleset", "answer", "fix"), [
+    ("do monsters get attacks of oportunity", "mastery",
+     "mastery/combat/actions-and-reactions/triggered-reactions-all-cost-1-ap#2", "oportunity → opportunity"),
+    ("reflx save against a falling rock", "mythras", "mythras/combat/charge-evade-outmanoeuvre#2", "reflx → reflex"),
+    ("caled shot to the head", "mythras", "mythras/combat/special-effects#1", "caled → called"),
+])
+def test_a_misspelt_word_only_a_longer_gm_phrase_holds_is_corrected_to_it(query, ruleset, answer, fix):
+    # "opportunity", "reflex" and "called" are in no rule and no one-word synonym, only in the synonym
+    # data's phrases ("attack of opportunity", "reflex save", "called shot"): the correction completes the phrase
+    results = search(query, ruleset=ruleset, limit=3)
+    assert answer in [h.id for h in results]
+    assert f"spelling: {fix}" in results.expansions
+
+
 @pytest.mark.parametrize("query", ["what makes durability go down", "does my armour get damaged when i get hit"])
 def test_durability_going_down_is_armour_wearing_not_a_character_going_down(query):
     assert "mastery/combat/additional-combat-rules/health-types#1" in ids(query, "mastery")

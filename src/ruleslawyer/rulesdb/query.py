@@ -317,13 +317,18 @@ class SearchData:
 
     def vocab(self, conn: sqlite3.Connection) -> dict[int, list[tuple[str, int]]]:
         """The rules' unstemmed words by length, with how many units hold each, and the synonym data's
-        words the rules lack that have a synonym of their own (held by 0 units: a GM's own word,
-        "squares", that a synonym turns into the book's), for spelling correction and "did you mean"."""
+        words the rules lack: with a synonym of their own (0: a GM's own word, "squares", that a synonym
+        turns into the book's), or only in a longer phrase that has one (-1: "opportunity" of "attack of
+        opportunity"), for spelling correction and "did you mean"."""
         if self._vocab is None:
-            # a synonym word counts when its stem is a synonym key of one word: a correction to it
-            # leads somewhere ("squres": squares), never to a word of a longer key alone ("difficult")
-            keyed = {key for (key,) in rows(conn, _KEYS_SQL) if " " not in key}
-            found = rows(conn, _VOCAB_SQL) + [(w, 0) for w, stem in rows(conn, _SYNONYM_WORDS_SQL) if stem in keyed]
+            # a synonym word counts when its stem is a word of a synonym key: a correction to it leads
+            # somewhere, alone ("squres": squares) or with its neighbours ("attack of oportunity")
+            keys = [key for (key,) in rows(conn, _KEYS_SQL)]
+            alone = {key for key in keys if " " not in key}
+            keyed = {stem for key in keys for stem in key.split()}
+            # held by no unit: 0 for a word with a synonym of its own, -1 for a word of a longer key only
+            found = rows(conn, _VOCAB_SQL) + [(w, 0 if stem in alone else -1)
+                                              for w, stem in rows(conn, _SYNONYM_WORDS_SQL) if stem in keyed]
             by_len: dict[int, list[tuple[str, int]]] = {}
             for w, docs in sorted(found):
                 by_len.setdefault(len(w), []).append((w, docs))
@@ -790,8 +795,8 @@ def _correct(word: str, c: _Compiler) -> str | None:
 
     At most one edit for a word of up to 6 letters, two for a longer one (an edit: a letter added,
     dropped or changed, or two neighbours swapped: "brust" → "burst"), starting with the same letter
-    or the same two letters swapped; among equally close words, the one most units hold. A common
-    English word (:func:`~ruleslawyer.rulesdb.words.common_english`: "lake", "road", "digging") is
+    or the same two letters swapped; among equally close words, the one most units hold (a word only a
+    longer synonym phrase holds, "opportunity", counts one edit further). A common English word (:func:`~ruleslawyer.rulesdb.words.common_english`: "lake", "road", "digging") is
     corrected only to another form of itself (:func:`_one_word`: "rifles" → "rifle", not "lake" → "like"),
     and any word with another form in the vocabulary to that form first ("lunging" → "lunge", not "lurking").
     """
@@ -806,8 +811,9 @@ def _correct(word: str, c: _Compiler) -> str | None:
         if w in STOPWORDS:
             continue
         d = _distance(word, w, limit)
-        if d <= limit and (best is None or (d, -docs, w) < best):
-            best = (d, -docs, w)
+        # a word of a longer phrase only leads somewhere with its neighbours: one edit further away
+        if d <= limit and (best is None or (d + (docs < 0), -docs, w) < best):
+            best = (d + (docs < 0), -docs, w)
     if best is None:
         return None
     c.learn([best[2]])
