@@ -1324,3 +1324,19 @@ def test_supplement_hits_still_lead_where_no_chapter_rule_comes_close():
     # Mythras's difficulty grades are a table only the supplement holds: its rows keep the first places
     first = [h.id for h in search("difficulty grade multipliers", ruleset="mythras", limit=3)]
     assert sum("/supplement/difficulty-grades" in i for i in first) >= 2
+
+
+# -- idioms ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("query", "ruleset", "answer"), [
+    ("they got the drop on us", "mythras", "mythras/combat/surprise#1"),
+    ("the bandits got the drop on us", "mastery", "mastery/combat/startle-and-ambush/ambush#1"),
+    ("orcs got the drop on the party", "darkmaster", "darkmaster/combat/tactical-round-sequence/assessment-phase#2"),
+])
+def test_an_idioms_one_word_weighs_less_than_what_the_idiom_means(query, ruleset, answer):
+    # "got the drop on" is an ambush: "Drop an item" and "Force drops one step" hold its one
+    # meaningful word and must not come before the surprise rules
+    first = search(query, ruleset=ruleset, limit=3)
+    assert answer in [h.id for h in first]
+    assert "drop" not in first[0].text.lower()

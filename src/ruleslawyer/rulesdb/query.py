@@ -53,6 +53,8 @@ IDF_POWER = 1.0
 FILLER_WEIGHT = 0.3
 #: What follows "instead of" or "rather than" (what the GM turns away from) weighs this much.
 CONTRAST_WEIGHT = 0.3
+#: The one meaningful word of a GM idiom with a synonym ("got the drop on") counts this much, as typed.
+IDIOM_FACTOR = 0.5
 _CONTRAST = frozenset({("instead", "of"), ("rather", "than")})
 
 #: Words a GM's question carries around what it asks ("can my character just step away"), and the
@@ -558,6 +560,15 @@ def _spans(c: _Compiler, toks, used: list[bool], pending: list, fixed: dict[int,
                 pending.append((span[0], g))
 
 
+def _idiom(c: _Compiler, words: list[str], meant: list[str], syn: list) -> bool:
+    """Whether a GM phrase with a synonym is an idiom whose one meaningful word means something else
+    in it: a filler verb or particle around that word ("got the drop on", "take it on the chin"), and
+    no alternative of the synonym holds the word (an ambush, not a dropped item)."""
+    if len(meant) != 1 or not any(w in FILLER for w in words if w != meant[0]):
+        return False
+    return c.stem(meant[0]) not in {s for a in syn if a is not None for s in a.stems}
+
+
 def _phrase_group(c: _Compiler, toks, span: list[int], syn: list, scale: float, fixed: dict[int, str],
                   folded: list[str]) -> Group | None:
     """The group of a GM phrase with a synonym: the GM's own words, their other forms, the synonym's
@@ -568,6 +579,8 @@ def _phrase_group(c: _Compiler, toks, span: list[int], syn: list, scale: float, 
     # (in any order) anywhere in the unit
     fixes = [f"{toks[i][0]} → {fixed[i]}" for i in range(span[0], span[-1] + 1) if i in fixed]
     how = {"note": f"spelling: {', '.join(fixes)}", "factor": SPELLING_FACTOR} if fixes else {}
+    if _idiom(c, words, meant, syn):  # "got the drop on": no drop of anything
+        how = {**how, "factor": how.get("factor", 1.0) * IDIOM_FACTOR}
     own = (c.alt(meant, **how) if len(meant) == 1 else c.alt(" & ".join(meant).split(), **how) if meant
            else c.alt(words, **how))
     # a single word's other spellings and forms the rules hold ("armor": "armour"), as typed
