@@ -1340,3 +1340,16 @@ def test_an_idioms_one_word_weighs_less_than_what_the_idiom_means(query, ruleset
     first = search(query, ruleset=ruleset, limit=3)
     assert answer in [h.id for h in first]
     assert "drop" not in first[0].text.lower()
+
+
+# -- being attacked is defending; when a defense is declared -----------------------------------
+
+
+@pytest.mark.parametrize(("query", "answer"), [
+    ("a skeleton lunges at me and all I'm holding is a sling", "mastery/combat/actions-and-reactions/defense#6"),
+    ("can I block after he rolls to hit", "mastery/combat/actions-and-reactions/defense#2"),
+])
+def test_being_attacked_and_the_moment_to_declare_a_defense_meet_the_defense_rules(query, answer):
+    # "lunges at me" is the defender's side (Mastery defends, it does not attack back); choosing to
+    # defend is declared before the attack roll is made
+    assert answer in ids(query, "mastery")
