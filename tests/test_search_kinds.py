@@ -1198,6 +1198,24 @@ def test_the_particle_of_a_phrasal_verb_weighs_as_filler(particle):
     assert weight[f'"{particle}"'] < 0.5 * weight['"reeds"'], weight
 
 
+@pytest.mark.parametrize("word", ["but", "though", "because", "wanna", "gonna", "gotta"])
+def test_a_conjunction_or_a_spoken_contraction_weighs_as_filler(word):
+    # "I declared an attack but now I wanna drink a potion": "but" is in many rules ("but before the
+    # roll is made") and "wanna" in none; neither is what is asked
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    groups = fulltext._compiled(f"the reeds {word}", "mastery", conn, data).groups
+    weight = {g.parts[0].fts: g.weight for g in groups if not g.bonus}
+    assert weight[f'"{word}"'] < 0.5 * weight['"reeds"'], weight
+
+
+def test_a_rule_holding_only_but_is_no_answer():
+    # the Defense rule's "but before the roll is made" shares nothing else with the question
+    assert "mastery/combat/actions-and-reactions/defense#2" not in ids("I said I'd attack but now I wanna drink a potion",
+                                                                     "mastery")
+
+
 @pytest.mark.parametrize("query, ruleset, fix", [
     ("lunging to strike first", "darkmaster", "spelling: lunging → lunge"),  # not "lurking", nor Mastery's "lung"
 ])

@@ -66,6 +66,7 @@ happen happens work works like really actually basically even maybe need needs t
 allowed let lets ok okay kind sort lot stuff while there here now again already else instead
 come comes coming came through into onto across around about under toward towards during yet
 out off up down away over along
+but though although because wanna gonna gotta kinda sorta lemme
 number amount
 cause causes caused than rather whether very some such those everyone everybody anyone anybody
 tries tried bother bothers bothered vs versus mean means meaning after see per
