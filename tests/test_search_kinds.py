@@ -952,6 +952,8 @@ def test_backing_out_of_a_fight_meets_disengaging():
     ("an avalanche is coming down on us", "mythras", "mythras/combat/charge-evade-outmanoeuvre#2"),  # Evade the threat
     ("he stands on the ridge above us and swings down", "darkmaster",
      "darkmaster/combat/tactical-round-sequence/melee-phase#3"),  # higher ground: a Positional Bonus
+    ("the archer climbed on a crate to shoot down at me", "mastery",
+     "mastery/combat/actions-and-reactions/movement/terrain#7"),  # something stood on: Elevation
 ])
 def test_a_threat_or_a_height_described_in_the_scene_meets_its_rule(query, ruleset, answer):
     assert answer in ids(query, ruleset)
