@@ -1373,3 +1373,8 @@ def test_being_attacked_and_the_moment_to_declare_a_defense_meet_the_defense_rul
     # "lunges at me" is the defender's side (Mastery defends, it does not attack back); choosing to
     # defend is declared before the attack roll is made
     assert answer in ids(query, "mastery")
+
+
+def test_when_armour_kicks_in_is_the_exchange_step_subtracting_it():
+    # "kick in" and "come off" say when armour applies: step 7 of the exchange subtracts it
+    assert "mythras/combat/the-attack-parry-exchange#10" in ids("at what step does armor kick in", "mythras")
