@@ -1378,3 +1378,21 @@ def test_being_attacked_and_the_moment_to_declare_a_defense_meet_the_defense_rul
 def test_when_armour_kicks_in_is_the_exchange_step_subtracting_it():
     # "kick in" and "come off" say when armour applies: step 7 of the exchange subtracts it
     assert "mythras/combat/the-attack-parry-exchange#10" in ids("at what step does armor kick in", "mythras")
+
+
+@pytest.mark.parametrize("query", ["how long am i dazed", "how long am i impaired"])
+def test_how_long_a_condition_lasts_meets_the_rule_stepping_it_down(query):
+    # "How long" asks for a duration, not a length; each Impaired tier steps down at the start of a round
+    assert "mastery/combat/startle-and-ambush/results#4" in ids(query, "mastery")
+
+
+@pytest.mark.parametrize("query, word", [("how long is the fight", "long"), ("they got the drop on us", "drop")])
+def test_the_one_word_of_a_question_phrase_or_idiom_counts_less_than_what_it_means(query, word):
+    # "how long" asks for a duration (the synonyms' seconds, duration), no long weapon; "got the drop
+    # on" is an ambush: the word as typed counts IDIOM_FACTOR, below the synonyms
+    from ruleslawyer.rulesdb import fulltext, query as query_module
+
+    conn, data = fulltext._data(open_rules())
+    groups = fulltext._compiled(query, "mastery", conn, data).groups
+    factor = {p.fts: p.factor for g in groups for p in g.parts}
+    assert factor[f'"{word}"'] == query_module.IDIOM_FACTOR

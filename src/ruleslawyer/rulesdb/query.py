@@ -563,9 +563,9 @@ def _spans(c: _Compiler, toks, used: list[bool], pending: list, fixed: dict[int,
 
 def _idiom(c: _Compiler, words: list[str], meant: list[str], syn: list) -> bool:
     """Whether a GM phrase with a synonym is an idiom whose one meaningful word means something else
-    in it: a filler verb or particle around that word ("got the drop on", "take it on the chin"), and
-    no alternative of the synonym holds the word (an ambush, not a dropped item)."""
-    if len(meant) != 1 or not any(w in FILLER for w in words if w != meant[0]):
+    in it: a filler verb or particle, or "how", around that word ("got the drop on"; "how long": a
+    duration, no length), and no alternative of the synonym holds the word (an ambush, not a dropped item)."""
+    if len(meant) != 1 or not any(w in FILLER or w == "how" for w in words if w != meant[0]):
         return False
     return c.stem(meant[0]) not in {s for a in syn if a is not None for s in a.stems}
 
