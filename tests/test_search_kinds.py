@@ -1396,3 +1396,9 @@ def test_the_one_word_of_a_question_phrase_or_idiom_counts_less_than_what_it_mea
     groups = fulltext._compiled(query, "mastery", conn, data).groups
     factor = {p.fts: p.factor for g in groups for p in g.parts}
     assert factor[f'"{word}"'] == query_module.IDIOM_FACTOR
+
+
+def test_a_roll_made_at_will_meets_when_the_rules_allow_it():
+    # "at will" asks when the roll may be made: only when an effect demands it or the GM deems it so
+    assert "darkmaster/combat/tactical-round-sequence/assessment-phase#2" in ids(
+        "may a player call for a perception assessment at will", "darkmaster")
