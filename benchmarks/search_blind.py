@@ -129,7 +129,8 @@ SETS = (("heldout", "held-out half: nobody tunes on it (the goal: Recall@3 >= 0.
         ("tuning16", "sixteenth tuning set"), ("tuning17", "seventeenth tuning set"),
         ("tuning18", "eighteenth tuning set"),
         ("tuning19", "nineteenth tuning set"), ("tuning20", "twentieth tuning set"),
-        ("tuning21", "twenty-first tuning set"), ("tuning22", "twenty-second tuning set"))
+        ("tuning21", "twenty-first tuning set"), ("tuning22", "twenty-second tuning set"),
+        ("tuning23", "twenty-third tuning set"), ("tuning24", "twenty-fourth tuning set"))
 
 
 def markdown(rules) -> list[str]:

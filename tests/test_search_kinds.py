@@ -1402,3 +1402,64 @@ def test_a_roll_made_at_will_meets_when_the_rules_allow_it():
     # "at will" asks when the roll may be made: only when an effect demands it or the GM deems it so
     assert "darkmaster/combat/tactical-round-sequence/assessment-phase#2" in ids(
         "may a player call for a perception assessment at will", "darkmaster")
+
+
+# -- a GM's short forms ------------------------------------------------------------------------
+
+
+def _abbreviations():
+    from ruleslawyer.rulesdb.synonyms import abbreviations
+
+    return abbreviations()
+
+
+@pytest.mark.parametrize(("short", "word"), _abbreviations())
+def test_a_short_form_is_read_as_its_word(short, word):
+    # "dmg" is damage, "rnd" a round: the question ranks as if the word were typed, and says so
+    for ruleset in ("mastery", "mythras", "darkmaster"):
+        typed = search(f"what about {short} in a fight", ruleset=ruleset, limit=5)
+        plain = search(f"what about {word} in a fight", ruleset=ruleset, limit=5)
+        assert [h.id for h in typed] == [h.id for h in plain]
+        assert f"short form: {short} → {word}" in typed.expansions
+
+
+def test_short_forms_reach_the_phrases_they_stand_in():
+    # "hit loc" is the hit location phrase; "opp atk" an attack of opportunity (Mastery's Reprisal Attack)
+    assert ids("hit loc for the chest", "mythras") == ids("hit location for the chest", "mythras")
+    assert "mastery/combat/actions-and-reactions/triggered-reactions-all-cost-1-ap#2" in ids("opp atk", "mastery")
+
+
+def test_u_ur_and_w_are_question_words():
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    groups = fulltext._compiled("can u parry w ur shield", "mythras", conn, data).groups
+    searched = {w for g in groups for p in g.parts for a in p.alts for w in a.words}
+    assert not {"u", "ur", "w"} & searched
+
+
+@pytest.mark.parametrize("entry", [{"dmg": "damage points"}, {"hit loc": "location"}, {"dmg": 3}])
+def test_an_abbreviation_that_is_not_one_word_for_one_word_is_refused(tmp_path, monkeypatch, entry):
+    from ruleslawyer.errors import RulesDataError
+    from ruleslawyer.rulesdb import synonyms
+
+    bad = tmp_path / "common.json"
+    bad.write_text(json.dumps({"synonyms": [], "abbreviations": entry}), encoding="utf-8")
+    monkeypatch.setattr(synonyms, "COMMON_FILE", bad)
+    synonyms.abbreviations.cache_clear()
+    try:
+        with pytest.raises(RulesDataError, match="one word for one word"):
+            synonyms.abbreviations()
+    finally:
+        monkeypatch.undo()
+        synonyms.abbreviations.cache_clear()
+
+
+def test_an_irregular_form_weighs_as_the_form_the_rules_use_most():
+    # "threw" is rare in the rules; "throw" is the word asked about, and weighs as it
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    weight = {q: [g.weight for g in fulltext._compiled(q, "darkmaster", conn, data).groups if not g.bonus][0]
+              for q in ("threw", "throw")}
+    assert weight["threw"] == weight["throw"]

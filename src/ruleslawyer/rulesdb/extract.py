@@ -318,7 +318,8 @@ def _write_synonyms(conn: sqlite3.Connection, stems: dict[str, str]) -> None:
     """Fill ``synonyms``: per scope ('' for every ruleset, else a ruleset's own entries), each typed
     phrase as Porter stems (and again without its question words, for keys of two or more content
     words: "order of the phases" meets "order of phases") with the book phrases it expands to and
-    its weight; and scope ``=``: the rules' own -ly words the stemmer keeps apart from their base word."""
+    its weight; scope ``=``: the rules' own -ly words the stemmer keeps apart from their base word; and
+    scope ``>``: a GM's short form of a word ("dmg") and the word, read in its place."""
     from .synonyms import _load
 
     variants = tuple((key, tuple(words)) for key, words in _variants(conn, stems).items())
@@ -330,9 +331,13 @@ def _write_synonyms(conn: sqlite3.Connection, stems: dict[str, str]) -> None:
 def _synonym_table(entries, variants: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[tuple, ...]:
     """The rows of ``synonyms`` in key order, for the synonym data ``entries`` and the rules' word
     ``variants`` (scope ``=``): the same for every build of the same sources, so made once a process."""
+    from .synonyms import abbreviations
+
     rows = dict(_synonym_rows(entries))
     for key, words in variants:
         rows[("=", 0, key)] = (words, 1.0)
+    for short, word in abbreviations():  # scope ">": the short form, as typed, and its word
+        rows[(">", 0, short)] = ((word,), 1.0)
     return tuple((*k, "\t".join(v), w) for k, (v, w) in sorted(rows.items()))
 
 

@@ -651,10 +651,15 @@ def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
         if used[i] or (not prefix and _stop(low)):
             continue
         alts = [c.alt(parts, prefix=prefix)]
-        if not prefix and len(parts) == 1:
-            alts += c.variants(c.stem(low))
-            alts += _covering(c, tok, low)
         weight_words = parts
+        if not prefix and len(parts) == 1:
+            forms = [v for v in c.variants(c.stem(low)) if v is not None]
+            alts += forms
+            alts += _covering(c, tok, low)
+            # a word weighs as its form the rules use most ("threw": throw), never as a rarer one
+            held = [(c.known.get(w, ("", 0))[1], w) for v in forms if len(v.words) == 1 for w in v.words]
+            if held and max(held)[0] > c.known.get(low, ("", 0))[1]:
+                weight_words = [max(held)[1]]
         if not prefix and len(parts) == 1 and _correctable(low, c):
             fix = _fix(c, low, tried)
             if fix:
@@ -730,6 +735,7 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
     """Groups of alternatives for a query, the notes of every synonym/correction used, its intents."""
     text = normalize((query or "")[:20000]).translate(_QUOTES)
     phrases, toks = _tokens(text)
+    toks, short = _unabbreviated(conn, data, toks)
     low = " ".join(w for _, p, _ in toks for w in p)
     c = _Compiler(conn, data, ruleset, bool(_DEFINITION.search(low)))
     c.dice = any(p == ["die"] and i and toks[i - 1][1][-1] in _DIE_NOUN for i, (_t, p, _x) in enumerate(toks))
@@ -752,7 +758,7 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
                    if (g := c.group([c.alt(parts, prefix=prefix)], parts))]
     kept = _budget(groups + _contrasted(turns, sorted(pending + singles, key=lambda p: p[0])))
     pairs = _bigrams(c, mended, frozenset(turns)) if len(toks) > 1 and kept else None
-    notes = [a.note for g in kept for p in g.parts for a in p.alts if a.note]
+    notes = short + [a.note for g in kept for p in g.parts for a in p.alts if a.note]
     words = [c.fixes.get(w, w) for w in [w for p in phrases for w in p] + [w for _, p, _ in toks for w in p]]
     meant = " ".join(w for w in words if not (_stop(w) or w in FILLER or w in _NAMING))
     sections = data.sections(conn, [" ".join(words)]) if words else ()
@@ -772,6 +778,21 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
                    and len(g.parts[0].alts[0].words) > 1)
     return Compiled(tuple(kept) + ((pairs,) if pairs else ()), tuple(dict.fromkeys(notes)),
                     quantity, c.definition, sections, lifted, counted, quoted)
+
+
+def _unabbreviated(conn: sqlite3.Connection, data: SearchData, toks) -> tuple[list, list[str]]:
+    """``toks`` with each GM short form of a word read as the word ("dmg": damage; the synonym data's
+    scope ``>``), and a note for each ("short form: dmg → damage")."""
+    keys = {(0, p[0]) for _t, p, prefix in toks if len(p) == 1 and not prefix}
+    found = data.synonyms(conn, keys) if keys else {}
+    out, notes = [], []
+    for tok, parts, prefix in toks:
+        word = next((ph[0] for scope, ph, _w in found.get((0, parts[0]), ()) if scope == ">"), None) \
+            if len(parts) == 1 and not prefix else None
+        if word:
+            notes.append(f"short form: {tok} → {word}")
+        out.append((tok, [word] if word else parts, prefix))
+    return out, list(dict.fromkeys(notes))
 
 
 def _distance(a: str, b: str, limit: int) -> int:

@@ -18,7 +18,7 @@ from pathlib import Path
 from .words import NEGATIONS, WORD_RE, fold, normalize
 
 __all__ = ["COMMON", "SYNONYMS_DIR", "COMMON_FILE", "Synonym", "synonyms", "phrase_table", "term_weights",
-           "expand", "synonym_words", "synonym_files", "word_forms"]
+           "expand", "synonym_words", "synonym_files", "word_forms", "abbreviations"]
 
 #: Pass as ``ruleset`` to get only the entries common to every ruleset.
 COMMON = "*common*"
@@ -188,7 +188,29 @@ def word_forms() -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(" ".join(_words(w)) for w in forms if _words(w)) for forms in data.get("forms", []))
 
 
+@lru_cache(maxsize=1)
+def abbreviations() -> tuple[tuple[str, str], ...]:
+    """A GM's short forms of words and the words (``("dmg", "damage")``): common.json's
+    ``abbreviations``, folded, sorted. A question is read with the word in place of its short form.
+
+    Raises:
+        RulesDataError: an entry is not one word for one word.
+    """
+    import json
+
+    from ruleslawyer.errors import RulesDataError
+
+    data = json.loads(COMMON_FILE.read_text(encoding="utf-8")).get("abbreviations", {})
+    out = []
+    for short, word in data.items():
+        a, b = _words(short), _words(word) if isinstance(word, str) else ()
+        if len(a) != 1 or len(b) != 1:
+            raise RulesDataError(f"{COMMON_FILE}: an abbreviation is one word for one word, got {short!r}: {word!r}")
+        out.append((a[0], b[0]))
+    return tuple(sorted(out))
+
+
 def synonym_words() -> set[str]:
     """Every word of every synonym entry (typed and book side), folded; the build stems them."""
     return ({w for s in _load() for t in (*s.terms, *s.expand) for w in t.split() if w != "&"}
-            | {w for forms in word_forms() for w in forms})
+            | {w for forms in word_forms() for w in forms} | {w for pair in abbreviations() for w in pair})

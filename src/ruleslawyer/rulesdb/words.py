@@ -45,7 +45,7 @@ of on or so that the their them then there these they this to was we what when w
 whom why will with you your yours would should shall may might must am been being get gets got
 happens happen happened each many much any our us he she his her him someone something anything
 does doesnt don't dont cant can't i'm im ive i've there's theres tell explain rule rules one ones
-also just really whats hows whos wheres
+also just really whats hows whos wheres u ur w
 """.split())
 
 # A query word: letters, digits and marks, joined by apostrophes or hyphens, maybe ending in "*".
