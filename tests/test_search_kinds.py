@@ -1463,3 +1463,12 @@ def test_an_irregular_form_weighs_as_the_form_the_rules_use_most():
     weight = {q: [g.weight for g in fulltext._compiled(q, "darkmaster", conn, data).groups if not g.bonus][0]
               for q in ("threw", "throw")}
     assert weight["threw"] == weight["throw"]
+
+
+@pytest.mark.parametrize(("query", "ruleset", "answer"), [
+    ("arrow to the skull, what location numbers", "mythras", "mythras/supplement/hit-location#8"),  # skull: Head
+    ("I had a new plan halfway through the round", "mastery", "mastery/combat/combat-flow#11"),
+    ("the duelist skips blocking my thrust", "mythras", "mythras/combat/the-attack-parry-exchange#11"),
+])
+def test_table_talk_for_a_body_part_a_changed_plan_or_a_skipped_parry_meets_its_rule(query, ruleset, answer):
+    assert answer in ids(query, ruleset)
