@@ -1472,3 +1472,20 @@ def test_an_irregular_form_weighs_as_the_form_the_rules_use_most():
 ])
 def test_table_talk_for_a_body_part_a_changed_plan_or_a_skipped_parry_meets_its_rule(query, ruleset, answer):
     assert answer in ids(query, ruleset)
+
+
+@pytest.mark.parametrize(("query", "ruleset", "fix", "answer"), [
+    ("ambushed and flatfooted", "mythras", "flatfooted → flat footed", "mythras/combat/surprise#1"),
+    ("what is a weaponlength", "darkmaster", "weaponlength → weapon length",
+     "darkmaster/combat/tactical-round-sequence/melee-phase#1"),
+])
+def test_two_rules_words_written_as_one_are_read_as_two(query, ruleset, fix, answer):
+    results = search(query, ruleset=ruleset, limit=3)
+    assert f"spelling: {fix}" in results.expansions
+    assert answer in [h.id for h in results]
+
+
+def test_a_closed_compound_is_split_only_where_the_rules_hold_its_words_side_by_side():
+    # "footedflat": both words are in the rules, never as "footed flat"
+    results = search("footedflat", ruleset="mythras", limit=3)
+    assert not any(n.startswith("spelling: footedflat") for n in results.expansions)

@@ -35,6 +35,8 @@ MAX_CORRECTIONS = 4
 #: A longer word is never spelling-corrected (nor suggested for): no rules word is nearly this long,
 #: and comparing one costs its length squared.
 MAX_CORRECTED_LETTERS = 30
+#: Letters each word of a closed compound split in two has at least ("flatfooted": flat footed).
+MIN_SPLIT = 3
 MAX_BIGRAMS = 8
 #: At most this many table rows whose range holds a number typed (:meth:`SearchData.covering`).
 MAX_COVERING = 8
@@ -749,7 +751,7 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
     pending: list[tuple[int, Group]] = []
     # a misspelt word may belong to a GM phrase ("critcal hit"): the phrases are looked up with it corrected
     fixed = _misspelt(c, toks)
-    mended = [(t, [fixed[i]] if i in fixed else p, x) for i, (t, p, x) in enumerate(toks)]
+    mended = [(t, fixed[i].split() if i in fixed else p, x) for i, (t, p, x) in enumerate(toks)]
     _spans(c, mended, used, pending, fixed, frozenset(turns))
     singles = _singles(c, toks, used)
     if not groups and not pending and not singles:
@@ -850,9 +852,21 @@ def _correct(word: str, c: _Compiler) -> str | None:
         if d <= limit and (best is None or (d + (docs < 0), -docs, w) < best):
             best = (d + (docs < 0), -docs, w)
     if best is None:
-        return None
+        return _split(word, c)
     c.learn([best[2]])
     return best[2]
+
+
+def _split(word: str, c: _Compiler) -> str | None:
+    """Two rules words written as one ("flatfooted": flat footed) where the rules hold them side by
+    side, each at least ``MIN_SPLIT`` letters; the first such split, longest first word first; else None."""
+    cuts = [(word[:k], word[k:]) for k in range(len(word) - MIN_SPLIT, MIN_SPLIT - 1, -1)]
+    c.learn({w for cut in cuts for w in cut})
+    for a, b in cuts:
+        if c.known.get(a, ("", 0))[1] and c.known.get(b, ("", 0))[1] and rows(
+                c.conn, "SELECT 1 FROM units_plain_fts WHERE units_plain_fts MATCH ? LIMIT 1", (_quote(f"{a} {b}"),)):
+            return f"{a} {b}"
+    return None
 
 
 def _own_form(word: str, c: _Compiler) -> str | None:
