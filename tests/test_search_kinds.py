@@ -1489,3 +1489,10 @@ def test_a_closed_compound_is_split_only_where_the_rules_hold_its_words_side_by_
     # "footedflat": both words are in the rules, never as "footed flat"
     results = search("footedflat", ruleset="mythras", limit=3)
     assert not any(n.startswith("spelling: footedflat") for n in results.expansions)
+
+
+@pytest.mark.parametrize("query", ["what is a d% roll", "roll 1d% for the trauma"])
+def test_the_percentile_die_written_d_percent_is_d100(query):
+    results = search(query, ruleset="mastery", limit=3)
+    assert any(n.startswith("short form: ") and n.endswith("d100") for n in results.expansions)
+    assert "mastery/combat/wounds-injuries-and-trauma/trauma-table#6" in [h.id for h in results]  # "Roll 1d100"

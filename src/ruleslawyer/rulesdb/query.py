@@ -108,6 +108,8 @@ _NAMING = frozenset({"table", "tables", "chart", "list", "rule", "rules", "secti
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‟": '"', "″": '"', "«": '"', "»": '"',
                          "‘": "'", "’": "'", "‚": "'", "‛": "'", "′": "'"})
 _PHRASE = re.compile(r'"([^"]*)"')
+#: "d%" (or "1d%"), the percentile die: the rules write d100.
+_PERCENTILE = re.compile(r"(?<![^\W\d_])(1?)d%", re.IGNORECASE)
 _JOIN = re.compile(r"['\-–]")
 _QUANTITY = re.compile(r"\b(?:how (?:many|much|far|long|often|big|large|fast)|number of|what (?:die|dice)|"
                        r"which (?:die|dice)|how is .* (?:rolled|calculated|worked out))\b")
@@ -736,8 +738,10 @@ def _budget(groups: list[Group]) -> list[Group]:
 def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, ruleset: str | None) -> Compiled:
     """Groups of alternatives for a query, the notes of every synonym/correction used, its intents."""
     text = normalize((query or "")[:20000]).translate(_QUOTES)
-    phrases, toks = _tokens(text)
+    percentile = [f"short form: {m.group(0)} → {m.group(1)}d100" for m in _PERCENTILE.finditer(text)]
+    phrases, toks = _tokens(_PERCENTILE.sub(r"\1d100", text))
     toks, short = _unabbreviated(conn, data, toks)
+    short = list(dict.fromkeys(percentile)) + short
     low = " ".join(w for _, p, _ in toks for w in p)
     c = _Compiler(conn, data, ruleset, bool(_DEFINITION.search(low)))
     c.dice = any(p == ["die"] and i and toks[i - 1][1][-1] in _DIE_NOUN for i, (_t, p, _x) in enumerate(toks))
