@@ -1496,3 +1496,24 @@ def test_the_percentile_die_written_d_percent_is_d100(query):
     results = search(query, ruleset="mastery", limit=3)
     assert any(n.startswith("short form: ") and n.endswith("d100") for n in results.expansions)
     assert "mastery/combat/wounds-injuries-and-trauma/trauma-table#6" in [h.id for h in results]  # "Roll 1d100"
+
+
+@pytest.mark.parametrize("query", ["is cmb just my to-hit", "is a readied action like a 5e ready action",
+                                   "are phases kind of like turns"])
+def test_is_x_basically_y_asks_what_x_is(query):
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    assert fulltext._compiled(query, "darkmaster", conn, data).definition
+
+
+@pytest.mark.parametrize("query", ["is there just one attack", "is it like that for everyone", "are we just waiting"])
+def test_a_yes_no_question_about_something_else_is_no_definition(query):
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    assert not fulltext._compiled(query, "darkmaster", conn, data).definition
+
+
+def test_a_guessed_definition_meets_the_definition():
+    assert ids("is cmb just my to-hit", "darkmaster", 1) == ["darkmaster/supplement/rolls#1"]

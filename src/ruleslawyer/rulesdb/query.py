@@ -115,7 +115,10 @@ _QUANTITY = re.compile(r"\b(?:how (?:many|much|far|long|often|big|large|fast)|nu
                        r"which (?:die|dice)|how is .* (?:rolled|calculated|worked out))\b")
 _DEFINITION = re.compile(r"\b(?:what (?:is|are|does|do)|what s|whats|meaning|define|definition|mean|means"
                          r"|abbreviation|acronym|stands? for"
-                         r"|counts? as|what counts|how does .* work)\b")
+                         r"|counts? as|what counts|how does .* work"
+                         # "is CMB basically my attack bonus": what the word is, asked by a guess
+                         r"|^(?:is|are) (?!(?:there|it|this|that|i|we|you) )(?:(?:a|an|the) )?(?:\w+ ){1,2}"
+                         r"(?:basically|just|really|like|the same as|same as|kind of|sort of|a kind of|a type of))\b")
 
 
 def _quote(term: str) -> str:
