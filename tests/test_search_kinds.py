@@ -1517,3 +1517,14 @@ def test_a_yes_no_question_about_something_else_is_no_definition(query):
 
 def test_a_guessed_definition_meets_the_definition():
     assert ids("is cmb just my to-hit", "darkmaster", 1) == ["darkmaster/supplement/rolls#1"]
+
+
+def test_boggy_ground_is_rugged_terrain():
+    assert "mastery/combat/actions-and-reactions/movement/terrain#1" in ids("we fight on boggy ground, how far can I move",
+                                                                          "mastery")
+
+
+def test_categories_of_a_thing_are_its_types():
+    # "damage categories" is the Damage Types section, not the three categories of weapon speed
+    top = ids("what kinds of damage categories exist", "mastery")
+    assert all(i.startswith("mastery/combat/additional-combat-rules/damage-types#") for i in top)
