@@ -1528,3 +1528,8 @@ def test_categories_of_a_thing_are_its_types():
     # "damage categories" is the Damage Types section, not the three categories of weapon speed
     top = ids("what kinds of damage categories exist", "mastery")
     assert all(i.startswith("mastery/combat/additional-combat-rules/damage-types#") for i in top)
+
+
+def test_little_actions_doubled_up_are_half_actions():
+    assert ids("which little actions can I double up with an attack", "darkmaster", 1) == [
+        "darkmaster/combat/action-types#3"]
