@@ -1533,3 +1533,11 @@ def test_categories_of_a_thing_are_its_types():
 def test_little_actions_doubled_up_are_half_actions():
     assert ids("which little actions can I double up with an attack", "darkmaster", 1) == [
         "darkmaster/combat/action-types#3"]
+
+
+def test_a_gm_phrase_written_as_one_word_is_read_as_the_phrase():
+    # "freehit" is the synonym data's "free hit" (an attack of opportunity), though the rules never
+    # hold "free hit"; "outta" is "out"
+    results = search("the goblin steps outta reach, do i get a freehit", ruleset="mastery", limit=3)
+    assert {"spelling: freehit → free hit", "short form: outta → out"} <= set(results.expansions)
+    assert results[0].id == "mastery/combat/actions-and-reactions/triggered-reactions-all-cost-1-ap#2"

@@ -865,11 +865,16 @@ def _correct(word: str, c: _Compiler) -> str | None:
 
 
 def _split(word: str, c: _Compiler) -> str | None:
-    """Two rules words written as one ("flatfooted": flat footed) where the rules hold them side by
-    side, each at least ``MIN_SPLIT`` letters; the first such split, longest first word first; else None."""
+    """Two words written as one, each at least ``MIN_SPLIT`` letters: two rules words the rules hold
+    side by side ("flatfooted": flat footed), or a GM phrase of the synonym data ("freehit": free hit);
+    the first such split, longest first word first; else None."""
     cuts = [(word[:k], word[k:]) for k in range(len(word) - MIN_SPLIT, MIN_SPLIT - 1, -1)]
     c.learn({w for cut in cuts for w in cut})
+    keys = {(0, f"{c.stem(a)} {c.stem(b)}") for a, b in cuts}
+    found = c.data.synonyms(c.conn, keys)
     for a, b in cuts:
+        if any(e[0] not in "=>" for e in found.get((0, f"{c.stem(a)} {c.stem(b)}"), ())):
+            return f"{a} {b}"
         if c.known.get(a, ("", 0))[1] and c.known.get(b, ("", 0))[1] and rows(
                 c.conn, "SELECT 1 FROM units_plain_fts WHERE units_plain_fts MATCH ? LIMIT 1", (_quote(f"{a} {b}"),)):
             return f"{a} {b}"
