@@ -1541,3 +1541,16 @@ def test_a_gm_phrase_written_as_one_word_is_read_as_the_phrase():
     results = search("the goblin steps outta reach, do i get a freehit", ruleset="mastery", limit=3)
     assert {"spelling: freehit → free hit", "short form: outta → out"} <= set(results.expansions)
     assert results[0].id == "mastery/combat/actions-and-reactions/triggered-reactions-all-cost-1-ap#2"
+
+
+@pytest.mark.parametrize(("query", "ruleset", "answer"), [
+    ("kobolds are pelting me with rocks and I only have an axe, can I knock them away", "mastery",
+     "mastery/combat/actions-and-reactions/defense#14"),  # missiles at me: defending against ranged attacks
+    ("the orc smacks my shield, can I smack it back", "mastery",
+     "mastery/combat/actions-and-reactions/triggered-reactions-all-cost-1-ap#1"),  # Counterattack
+    ("I keep my spear raised and only attack when the goblin comes through", "darkmaster",
+     "darkmaster/combat/action-types/readied-actions#1"),
+    ("I blew my roll when they sprang out of the bushes", "mastery", "mastery/combat/startle-and-ambush/results#1"),
+])
+def test_a_scene_told_in_the_first_person_meets_its_rule(query, ruleset, answer):
+    assert answer in ids(query, ruleset)
