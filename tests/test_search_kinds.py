@@ -1554,3 +1554,26 @@ def test_a_gm_phrase_written_as_one_word_is_read_as_the_phrase():
 ])
 def test_a_scene_told_in_the_first_person_meets_its_rule(query, ruleset, answer):
     assert answer in ids(query, ruleset)
+
+
+@pytest.mark.parametrize(("query", "ruleset"), [("how does initiative work in mastery", "mastery"),
+                                                ("mythras initiative", "mythras"),
+                                                ("initiative in darkmaster", "darkmaster")])
+def test_the_selected_rulesets_own_name_weighs_as_filler(query, ruleset):
+    # the GM names the game they are asking about: "mastery" is no rule to match (Mastery's "Weapon
+    # Mastery chapter" must not outweigh its initiative rules)
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    groups = fulltext._compiled(query, ruleset, conn, data).groups
+    weight = {p.fts: g.weight for g in groups if not g.bonus for p in g.parts}
+    assert weight[f'"{ruleset}"'] < 0.5 * weight['"initiative"'], weight
+
+
+@pytest.mark.parametrize(("query", "answer"), [
+    ("freebie actions per round", "darkmaster/combat/action-types#4"),
+    ("how many big actions can I take", "darkmaster/combat/action-types#2"),
+    ("little things I can do besides attacking", "darkmaster/combat/action-types#3"),
+])
+def test_action_sizes_in_table_slang_meet_full_half_and_free_actions(query, answer):
+    assert answer in ids(query, "darkmaster")

@@ -424,7 +424,8 @@ class _Compiler:
     def group(self, alts: list[Alt | None], weight_words: list[str], scale: float = 1.0,
               keyed: bool = False) -> Group | None:
         """A group from its alternatives (typed first), one :class:`Part` per ``MATCH`` to run; a group
-        of filler words weighs ``FILLER_WEIGHT`` of its idf, unless ``keyed`` (a GM phrase of two or more
+        of filler words (or the selected ruleset's own name: "in mastery combat") weighs ``FILLER_WEIGHT``
+        of its idf, unless ``keyed`` (a GM phrase of two or more
         words that the synonym data names: "players or monsters" is not two cast words but a rule)."""
         seen: dict[tuple[str, str | None], Alt] = {}
         for a in alts:
@@ -447,7 +448,7 @@ class _Compiler:
         words = list(weight_words) + [w for a in seen.values() if a.note and not a.note.startswith("spelling: ")
                                       for w in a.words]
         weight = self.idf(words) ** IDF_POWER
-        if weight_words and not keyed and all(w in FILLER for w in weight_words):
+        if weight_words and not keyed and all(w in FILLER or w == self.ruleset for w in weight_words):
             weight *= FILLER_WEIGHT
         return Group(tuple(parts), weight * scale)
 
@@ -840,13 +841,18 @@ def _correct(word: str, c: _Compiler) -> str | None:
     At most one edit for a word of up to 6 letters, two for a longer one (an edit: a letter added,
     dropped or changed, or two neighbours swapped: "brust" → "burst"), starting with the same letter
     or the same two letters swapped; among equally close words, the one most units hold (a word only a
-    longer synonym phrase holds, "opportunity", counts one edit further). A common English word (:func:`~ruleslawyer.rulesdb.words.common_english`: "lake", "road", "digging") is
-    corrected only to another form of itself (:func:`_one_word`: "rifles" → "rifle", not "lake" → "like"),
-    and any word with another form in the vocabulary to that form first ("lunging" → "lunge", not "lurking").
+    longer synonym phrase holds, "opportunity", counts one edit further). A common English word
+    (:func:`~ruleslawyer.rulesdb.words.common_english`: "lake", "road", "digging") is corrected only to
+    another form of itself (:func:`_one_word`: "rifles" → "rifle", not "lake" → "like"), and any word
+    with another form in the vocabulary to that form first ("lunging" → "lunge", not "lurking"); then
+    two words run together (:func:`_split`: "freehit" → free hit), which need no edit.
     """
     own = _own_form(word, c)  # "lunging": the rules' "lunge", before "lurking" at the same distance
     if own or common_english(word):
         return own
+    split = _split(word, c)  # two words run together need no edit: before any near word ("freehit")
+    if split:
+        return split
     limit = 1 if len(word) <= 6 else 2
     best: tuple[int, int, str] | None = None
     for w, docs in c.data.near_words(c.conn, word, limit):
@@ -859,7 +865,7 @@ def _correct(word: str, c: _Compiler) -> str | None:
         if d <= limit and (best is None or (d + (docs < 0), -docs, w) < best):
             best = (d + (docs < 0), -docs, w)
     if best is None:
-        return _split(word, c)
+        return None
     c.learn([best[2]])
     return best[2]
 
