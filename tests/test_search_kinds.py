@@ -1577,3 +1577,13 @@ def test_the_selected_rulesets_own_name_weighs_as_filler(query, ruleset):
 ])
 def test_action_sizes_in_table_slang_meet_full_half_and_free_actions(query, answer):
     assert answer in ids(query, "darkmaster")
+
+
+@pytest.mark.parametrize(("query", "ruleset", "answer"), [
+    ("five bandits have me boxed in by the wagon, can I weave through them", "mythras",
+     "mythras/combat/charge-evade-outmanoeuvre#3"),  # Outmanoeuvre against multiple foes
+    ("walk me through a combat round from start to finish", "darkmaster",
+     "darkmaster/combat/tactical-round-sequence#1"),  # the nine-phase list
+])
+def test_being_hemmed_in_and_a_whole_round_asked_for_meet_their_rules(query, ruleset, answer):
+    assert answer in ids(query, ruleset)
