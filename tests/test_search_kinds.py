@@ -1587,3 +1587,26 @@ def test_action_sizes_in_table_slang_meet_full_half_and_free_actions(query, answ
 ])
 def test_being_hemmed_in_and_a_whole_round_asked_for_meet_their_rules(query, ruleset, answer):
     assert answer in ids(query, ruleset)
+
+
+# -- a number rolled on a table the question names ------------------------------------------
+
+
+@pytest.mark.parametrize(("query", "ruleset", "row"), [
+    ("my fighter took a hit at 0 hp and rolled 25 for trauma, do I get a lasting wound", "mastery",
+     "mastery/combat/wounds-injuries-and-trauma/trauma-table#27"),  # 24–25 | Close Call! No Trauma.
+    ("the GM had me roll trauma after a hit at zero health and I got a 10", "mastery",
+     "mastery/combat/wounds-injuries-and-trauma/trauma-table#17"),  # 8–10
+    ("rolled a ten on the trauma table", "mastery", "mastery/combat/wounds-injuries-and-trauma/trauma-table#17"),
+])
+def test_a_number_rolled_on_the_table_named_leads_with_its_row(query, ruleset, row):
+    assert ids(query, ruleset, 1) == [row]
+
+
+def test_a_number_without_its_table_named_lifts_no_row():
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    assert not fulltext._compiled("I hit for 5 damage", "mythras", conn, data).faces  # no "hit location"
+    assert fulltext._compiled("hit location 19", "mythras", conn, data).faces
+    assert fulltext._compiled("rolled 97 on d100", "darkmaster", conn, data).faces  # the table's die names it

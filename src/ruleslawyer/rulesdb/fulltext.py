@@ -23,6 +23,8 @@ matching every group comes first, as with AND, then units matching fewer, as wit
 - adjacent words found side by side ("hit location") add a bonus group;
 - a question asking for a quantity ("how many", "what die") favours units stating a number, and
   more those whose number counts a thing it asks about ("how many phases": "a nine-phase list");
+- a number given with the rollable table it was rolled on ("rolled 25 for trauma", "97 on the d100")
+  favours that table's row whose faces hold it (``FACE_FACTOR``);
 - an item of a list is also found through the unit introducing the list, its *lead-in* ("All basic
   actions cost 1 AP:" for "Attack: Make one melee or ranged attack"), weighted like the titles above
   it, and says so (``Hit.listed_under``);
@@ -75,6 +77,9 @@ TITLE_FACTOR = 0.8
 NUMBER_FACTOR = 1.25
 #: ... and this much more where the number counts the very thing asked about ("a nine-phase list").
 COUNT_FACTOR = 1.15
+#: A row of the rollable table the question names whose faces hold the number it gives ("rolled 25 for
+#: trauma") counts this much more.
+FACE_FACTOR = 1.5
 SUPPLEMENT_FACTOR = 0.8
 SUPPLEMENT_PROSE_FACTOR = 0.85
 SUPPLEMENT_ROW_FACTOR = 0.93
@@ -346,7 +351,7 @@ class _Unit:
     __slots__ = ("cover", "bm", "ruleset", "factor", "supplement", "heading_only", "via", "items")
 
     def __init__(self, ruleset: str, kind: int, title: int, number: int, quantity: bool, counts: bool = False,
-                 items: int = 0):
+                 items: int = 0, face: bool = False):
         self.items = items  # the list items it introduces, if it is a sentence ending in a colon
         self.cover = 0.0
         self.bm = 0.0
@@ -360,6 +365,8 @@ class _Unit:
             factor *= NUMBER_FACTOR
         if counts:
             factor *= COUNT_FACTOR
+        if face:
+            factor *= FACE_FACTOR  # the row of the table named whose faces hold the number rolled
         self.factor = factor
         self.heading_only = False
         self.via: list[Part] = []
@@ -439,7 +446,8 @@ def _take(rows: list, p: Part, g: Group, label_bonus: float, capped: bool, compi
                 if bonus:
                     continue
                 ruleset, kind, title, number = meta[rowid][:4]
-                units[rowid] = _Unit(ruleset, kind, title, number, quantity, rowid in compiled.counted, meta[rowid][6])
+                units[rowid] = _Unit(ruleset, kind, title, number, quantity, rowid in compiled.counted, meta[rowid][6],
+                                     rowid in compiled.faces)
             best[rowid] = got = [0.0, 0.0, False, [], False]
         if value > got[0]:
             got[0] = value

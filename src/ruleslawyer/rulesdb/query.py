@@ -178,12 +178,16 @@ class Compiled:
     their units hold the words through their heading), and a cache for what the search derives from
     it (its SQL statement, highlighting per ruleset)."""
 
-    __slots__ = ("groups", "notes", "quantity", "definition", "sections", "lifted", "counted", "quoted", "cache")
+    __slots__ = ("groups", "notes", "quantity", "definition", "sections", "lifted", "counted", "quoted", "faces",
+                 "cache")
 
     def __init__(self, groups: tuple[Group, ...], notes: tuple[str, ...], quantity: bool, definition: bool,
                  sections: tuple[tuple[int, int], ...] = (), lifted: tuple[tuple[int, int], ...] = (),
-                 counted: frozenset[int] = frozenset(), quoted: tuple[int, ...] = ()):
+                 counted: frozenset[int] = frozenset(), quoted: tuple[int, ...] = (), faces: frozenset[int] = frozenset()):
         self.groups, self.notes, self.quantity, self.definition = groups, notes, quantity, definition
+        #: the rows of a rollable table the question names whose faces hold a number it typed ("rolled
+        #: 25 for trauma": the Trauma Table row 25)
+        self.faces = faces
         self.sections, self.lifted = sections, lifted
         #: the groups (each one part) of the phrases the GM quoted, of two or more words: a unit holds
         #: such a phrase only within a sentence ("fighting on" is not "…fighting. On a failure")
@@ -787,7 +791,38 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
     quoted = tuple(i for i, g in enumerate(kept[:len(groups)]) if len(g.parts) == 1 and len(g.parts[0].alts) == 1
                    and len(g.parts[0].alts[0].words) > 1)
     return Compiled(tuple(kept) + ((pairs,) if pairs else ()), tuple(dict.fromkeys(notes)),
-                    quantity, c.definition, sections, lifted, counted, quoted)
+                    quantity, c.definition, sections, lifted, counted, quoted, _faces(c, mended))
+
+
+#: A rollable table's rows a question reaches by a number (at most this many numbers a question).
+MAX_FACES = 4
+#: A number written as a word ("rolled sixty on trauma").
+_NUMBER_WORDS = {w: n for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())} | {
+    w: 10 * n for n, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 3)} | {"hundred": 100}
+_FACE_SQL = ("SELECT u.rowid, t.title, t.dice FROM table_rows r JOIN rule_tables t ON t.id = r.table_id "
+             "JOIN units u ON u.id = r.unit_id WHERE t.dice IS NOT NULL AND r.low <= ? AND r.high >= ? "
+             "AND (? IS NULL OR t.ruleset = ?)")
+
+
+def _faces(c: _Compiler, toks) -> frozenset[int]:
+    """The rows of the rollable tables the question names (every word of the table's title but "table"
+    and an aside in brackets, "trauma", "hit location"; or its die, "d100") whose faces hold a number it
+    typed: "rolled 25 for trauma" is the Trauma Table's row 24–25, whatever else holds a 25."""
+    numbers = [int(p[0]) if p[0].isdecimal() else _NUMBER_WORDS[p[0]] for _t, p, _x in toks
+               if len(p) == 1 and ((p[0].isdecimal() and len(p[0]) <= 3) or p[0] in _NUMBER_WORDS)][:MAX_FACES]
+    if not numbers:
+        return frozenset()
+    said = {c.stem(w) for _t, p, _x in toks for w in p}
+    out = set()
+    for face in numbers:
+        for rowid, title, dice in rows(c.conn, _FACE_SQL, (face, face, c.ruleset, c.ruleset)):
+            named = {w for w in re.findall(r"[a-z0-9]+", re.sub(r"\(.*?\)", "", title.lower())) if w != "table"}
+            c.learn(named)
+            if {c.stem(w) for w in named} <= said or dice.lower().lstrip("1") in {w.lstrip("1") for w in said}:
+                out.add(rowid)
+    return frozenset(out)
 
 
 def _unabbreviated(conn: sqlite3.Connection, data: SearchData, toks) -> tuple[list, list[str]]:
