@@ -1610,3 +1610,35 @@ def test_a_number_without_its_table_named_lifts_no_row():
     assert not fulltext._compiled("I hit for 5 damage", "mythras", conn, data).faces  # no "hit location"
     assert fulltext._compiled("hit location 19", "mythras", conn, data).faces
     assert fulltext._compiled("rolled 97 on d100", "darkmaster", conn, data).faces  # the table's die names it
+
+
+@pytest.mark.parametrize(("query", "ruleset", "row"), [
+    ("rolled ninety-six on trauma", "mastery", "mastery/combat/wounds-injuries-and-trauma/trauma-table#58"),  # 86–99
+    ("rolled one hundred on trauma", "mastery", "mastery/combat/wounds-injuries-and-trauma/trauma-table#59"),  # 100
+    ("rolled ninety seven on d100", "darkmaster", "darkmaster/supplement/rolls#4"),  # 96–00, not 90 and 7
+])
+def test_a_number_in_words_rolled_on_the_table_named_leads_with_its_row(query, ruleset, row):
+    assert ids(query, ruleset, 1) == [row]
+
+
+@pytest.mark.parametrize("ruleset", [None, "mastery", "mythras", "darkmaster"])
+@pytest.mark.parametrize(("short", "word"), _abbreviations())
+def test_a_misspelt_short_form_is_read_as_its_word(short, word, ruleset):
+    # "dmgs" is corrected to the short form "dmg" of a synonym phrase ("dmg bonus"), which is read as
+    # damage: a short form never reaches the search as a ruleset of its own (0 hits)
+    typo = short + short[-1]
+    results = search(f"{typo} in combat", ruleset=ruleset, limit=3)
+    assert f"spelling: {typo} → {short}" not in results.expansions  # a short form is never what a word is read as
+    if f"spelling: {typo} → {word}" in results.expansions:
+        assert len(results) > 0
+
+
+def test_basically_is_no_basic_action():
+    assert not any("action-costs" in i for i in ids("is a trial basically a saving throw", "mastery"))
+
+
+def test_a_die_glued_to_a_number_is_not_read_as_d100():
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    assert not any(n.startswith("short form: ") for n in fulltext._compiled("11d% and xd%", "mastery", conn, data).notes)

@@ -79,7 +79,7 @@ NUMBER_FACTOR = 1.25
 COUNT_FACTOR = 1.15
 #: A row of the rollable table the question names whose faces hold the number it gives ("rolled 25 for
 #: trauma") counts this much more.
-FACE_FACTOR = 1.5
+FACE_FACTOR = 3.0
 SUPPLEMENT_FACTOR = 0.8
 SUPPLEMENT_PROSE_FACTOR = 0.85
 SUPPLEMENT_ROW_FACTOR = 0.93

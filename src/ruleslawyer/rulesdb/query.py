@@ -68,7 +68,7 @@ happen happens work works like really actually basically even maybe need needs t
 allowed let lets ok okay kind sort lot stuff while there here now again already else instead
 come comes coming came through into onto across around about under toward towards during yet
 out off up down away over along
-but though although because wanna gonna gotta kinda sorta lemme
+but though although because wanna gonna gotta kinda sorta lemme basically literally
 number amount
 cause causes caused than rather whether very some such those everyone everybody anyone anybody
 tries tried bother bothers bothered vs versus mean means meaning after see per
@@ -109,7 +109,7 @@ _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‟": '"', "″": 
                          "‘": "'", "’": "'", "‚": "'", "‛": "'", "′": "'"})
 _PHRASE = re.compile(r'"([^"]*)"')
 #: "d%" (or "1d%"), the percentile die: the rules write d100.
-_PERCENTILE = re.compile(r"(?<![^\W\d_])(1?)d%", re.IGNORECASE)
+_PERCENTILE = re.compile(r"(?<!\w)(1?)d%", re.IGNORECASE)
 _JOIN = re.compile(r"['\-–]")
 _QUANTITY = re.compile(r"\b(?:how (?:many|much|far|long|often|big|large|fast)|number of|what (?:die|dice)|"
                        r"which (?:die|dice)|how is .* (?:rolled|calculated|worked out))\b")
@@ -389,7 +389,13 @@ class _Compiler:
     def correction(self, word: str) -> str | None:
         """:func:`_correct` of ``word``, looked for once per query (phrases and single words alike)."""
         if word not in self._corrected:
-            self._corrected[word] = _correct(word, self)
+            fix = _correct(word, self)
+            # a GM's short form is read as its word, corrected or not ("dmgs": dmg, damage)
+            short = [ph[0] for scope, ph, _w in self.data.synonyms(self.conn, [(0, fix)])[(0, fix)]
+                     if scope == ">"] if fix else []
+            if short:
+                self.learn(short)
+            self._corrected[word] = short[0] if short else fix
         return self._corrected[word]
 
     def learn(self, words) -> None:
@@ -462,7 +468,7 @@ class _Compiler:
         out: list[Alt | None] = []
         weight = 1.0
         entries = [e for e in self.data.synonyms(self.conn, [(content, key)])[(content, key)]
-                   if e[0] != "=" and (not e[0] or self.ruleset is None or e[0] == self.ruleset)]
+                   if e[0] not in _WORD_SCOPES and (not e[0] or self.ruleset is None or e[0] == self.ruleset)]
         common = {ph for scope, phrases, _w in entries if not scope for ph in phrases}
         own = self.ruleset is not None and any(scope for scope, _p, _w in entries)
         # the selected ruleset's own phrases first (a phrase counts as its own even where common.json
@@ -794,6 +800,9 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
                     quantity, c.definition, sections, lifted, counted, quoted, _faces(c, mended))
 
 
+#: Scopes of the ``synonyms`` table that hold no synonym: a word's other forms (``=``) and a GM's short
+#: forms of words (``>``).
+_WORD_SCOPES = frozenset({"=", ">"})
 #: A rollable table's rows a question reaches by a number (at most this many numbers a question).
 MAX_FACES = 4
 #: A number written as a word ("rolled sixty on trauma").
@@ -806,12 +815,31 @@ _FACE_SQL = ("SELECT u.rowid, t.title, t.dice FROM table_rows r JOIN rule_tables
              "AND (? IS NULL OR t.ruleset = ?)")
 
 
+def _numbers(words: list[str]) -> list[int]:
+    """The numbers among ``words`` (at most ``MAX_FACES``): digits (three at most), or number words, a
+    tens word and a unit word making one number ("ninety seven", "ninety-six": 96), "one hundred" 100."""
+    out: list[int] = []
+    k = 0
+    while k < len(words) and len(out) < MAX_FACES:
+        w, after = words[k], words[k + 1] if k + 1 < len(words) else ""
+        if w.isdecimal() and len(w) <= 3:
+            out.append(int(w))
+        elif w in _NUMBER_WORDS:
+            n = _NUMBER_WORDS[w]
+            if after == "hundred" and n in (0, 1):
+                n, k = 100, k + 1
+            elif n >= 20 and n % 10 == 0 and n < 100 and 0 < _NUMBER_WORDS.get(after, 0) < 10:
+                n, k = n + _NUMBER_WORDS[after], k + 1
+            out.append(n)
+        k += 1
+    return out
+
+
 def _faces(c: _Compiler, toks) -> frozenset[int]:
     """The rows of the rollable tables the question names (every word of the table's title but "table"
     and an aside in brackets, "trauma", "hit location"; or its die, "d100") whose faces hold a number it
     typed: "rolled 25 for trauma" is the Trauma Table's row 24–25, whatever else holds a 25."""
-    numbers = [int(p[0]) if p[0].isdecimal() else _NUMBER_WORDS[p[0]] for _t, p, _x in toks
-               if len(p) == 1 and ((p[0].isdecimal() and len(p[0]) <= 3) or p[0] in _NUMBER_WORDS)][:MAX_FACES]
+    numbers = _numbers([w for _t, p, _x in toks for w in (p if all(x in _NUMBER_WORDS for x in p) else [" ".join(p)])])
     if not numbers:
         return frozenset()
     said = {c.stem(w) for _t, p, _x in toks for w in p}
@@ -914,7 +942,7 @@ def _split(word: str, c: _Compiler) -> str | None:
     keys = {(0, f"{c.stem(a)} {c.stem(b)}") for a, b in cuts}
     found = c.data.synonyms(c.conn, keys)
     for a, b in cuts:
-        if any(e[0] not in "=>" for e in found.get((0, f"{c.stem(a)} {c.stem(b)}"), ())):
+        if any(e[0] not in _WORD_SCOPES for e in found.get((0, f"{c.stem(a)} {c.stem(b)}"), ())):
             return f"{a} {b}"
         if c.known.get(a, ("", 0))[1] and c.known.get(b, ("", 0))[1] and rows(
                 c.conn, "SELECT 1 FROM units_plain_fts WHERE units_plain_fts MATCH ? LIMIT 1", (_quote(f"{a} {b}"),)):

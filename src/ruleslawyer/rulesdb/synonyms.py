@@ -213,4 +213,4 @@ def abbreviations() -> tuple[tuple[str, str], ...]:
 def synonym_words() -> set[str]:
     """Every word of every synonym entry (typed and book side), folded; the build stems them."""
     return ({w for s in _load() for t in (*s.terms, *s.expand) for w in t.split() if w != "&"}
-            | {w for forms in word_forms() for w in forms} | {w for pair in abbreviations() for w in pair})
+            | {w for forms in word_forms() for w in forms} | {word for _short, word in abbreviations()})
