@@ -1642,3 +1642,9 @@ def test_a_die_glued_to_a_number_is_not_read_as_d100():
 
     conn, data = fulltext._data(open_rules())
     assert not any(n.startswith("short form: ") for n in fulltext._compiled("11d% and xd%", "mastery", conn, data).notes)
+
+
+def test_a_number_said_in_words_says_how_it_was_read():
+    results = search("rolled sixty on trauma", ruleset="mastery", limit=1)
+    assert "roll: sixty is 60, in 60–61 (Trauma Table)" in results.expansions
+    assert results[0].id == "mastery/combat/wounds-injuries-and-trauma/trauma-table#49"

@@ -796,8 +796,9 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
                             lambda r: r[0])) if quantity else frozenset()
     quoted = tuple(i for i, g in enumerate(kept[:len(groups)]) if len(g.parts) == 1 and len(g.parts[0].alts) == 1
                    and len(g.parts[0].alts[0].words) > 1)
-    return Compiled(tuple(kept) + ((pairs,) if pairs else ()), tuple(dict.fromkeys(notes)),
-                    quantity, c.definition, sections, lifted, counted, quoted, _faces(c, mended))
+    faces, rolled = _faces(c, mended)
+    return Compiled(tuple(kept) + ((pairs,) if pairs else ()), tuple(dict.fromkeys(notes + rolled)),
+                    quantity, c.definition, sections, lifted, counted, quoted, faces)
 
 
 #: Scopes of the ``synonyms`` table that hold no synonym: a word's other forms (``=``) and a GM's short
@@ -810,47 +811,51 @@ _NUMBER_WORDS = {w: n for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())} | {
     w: 10 * n for n, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 3)} | {"hundred": 100}
-_FACE_SQL = ("SELECT u.rowid, t.title, t.dice FROM table_rows r JOIN rule_tables t ON t.id = r.table_id "
+_FACE_SQL = ("SELECT u.rowid, t.title, t.dice, r.cells FROM table_rows r JOIN rule_tables t ON t.id = r.table_id "
              "JOIN units u ON u.id = r.unit_id WHERE t.dice IS NOT NULL AND r.low <= ? AND r.high >= ? "
              "AND (? IS NULL OR t.ruleset = ?)")
 
 
-def _numbers(words: list[str]) -> list[int]:
-    """The numbers among ``words`` (at most ``MAX_FACES``): digits (three at most), or number words, a
-    tens word and a unit word making one number ("ninety seven", "ninety-six": 96), "one hundred" 100."""
-    out: list[int] = []
+def _numbers(words: list[str]) -> list[tuple[int, str]]:
+    """The numbers among ``words`` (at most ``MAX_FACES``), each with the words saying it ("" for digits):
+    digits (three at most), or number words, a tens word and a unit word making one number ("ninety
+    seven", "ninety-six": 96), "one hundred" 100."""
+    out: list[tuple[int, str]] = []
     k = 0
     while k < len(words) and len(out) < MAX_FACES:
         w, after = words[k], words[k + 1] if k + 1 < len(words) else ""
         if w.isdecimal() and len(w) <= 3:
-            out.append(int(w))
+            out.append((int(w), ""))
         elif w in _NUMBER_WORDS:
-            n = _NUMBER_WORDS[w]
+            n, said = _NUMBER_WORDS[w], w
             if after == "hundred" and n in (0, 1):
-                n, k = 100, k + 1
+                n, said, k = 100, f"{w} {after}", k + 1
             elif n >= 20 and n % 10 == 0 and n < 100 and 0 < _NUMBER_WORDS.get(after, 0) < 10:
-                n, k = n + _NUMBER_WORDS[after], k + 1
-            out.append(n)
+                n, said, k = n + _NUMBER_WORDS[after], f"{w} {after}", k + 1
+            out.append((n, said))
         k += 1
     return out
 
 
-def _faces(c: _Compiler, toks) -> frozenset[int]:
+def _faces(c: _Compiler, toks) -> tuple[frozenset[int], list[str]]:
     """The rows of the rollable tables the question names (every word of the table's title but "table"
     and an aside in brackets, "trauma", "hit location"; or its die, "d100") whose faces hold a number it
-    typed: "rolled 25 for trauma" is the Trauma Table's row 24–25, whatever else holds a 25."""
+    typed: "rolled 25 for trauma" is the Trauma Table's row 24–25, whatever else holds a 25; and a note
+    for each number said in words ("roll: sixty is 60, in 60–61 (Trauma Table)")."""
     numbers = _numbers([w for _t, p, _x in toks for w in (p if all(x in _NUMBER_WORDS for x in p) else [" ".join(p)])])
-    if not numbers:
-        return frozenset()
-    said = {c.stem(w) for _t, p, _x in toks for w in p}
-    out = set()
-    for face in numbers:
-        for rowid, title, dice in rows(c.conn, _FACE_SQL, (face, face, c.ruleset, c.ruleset)):
+    said = {c.stem(w) for _t, p, _x in toks for w in p} if numbers else set()
+    out, notes = set(), []
+    for face, words in numbers:
+        for rowid, title, dice, cells in rows(c.conn, _FACE_SQL, (face, face, c.ruleset, c.ruleset)):
             named = {w for w in re.findall(r"[a-z0-9]+", re.sub(r"\(.*?\)", "", title.lower())) if w != "table"}
             c.learn(named)
             if {c.stem(w) for w in named} <= said or dice.lower().lstrip("1") in {w.lstrip("1") for w in said}:
                 out.add(rowid)
-    return frozenset(out)
+                if words:
+                    import json  # only for a number said in words: a cold search loads no json
+
+                    notes.append(f"roll: {words} is {face}, in {json.loads(cells)[0]} ({title})")
+    return frozenset(out), notes
 
 
 def _unabbreviated(conn: sqlite3.Connection, data: SearchData, toks) -> tuple[list, list[str]]:
