@@ -1648,3 +1648,20 @@ def test_a_number_said_in_words_says_how_it_was_read():
     results = search("rolled sixty on trauma", ruleset="mastery", limit=1)
     assert "roll: sixty is 60, in 60–61 (Trauma Table)" in results.expansions
     assert results[0].id == "mastery/combat/wounds-injuries-and-trauma/trauma-table#49"
+
+
+@pytest.mark.parametrize(("query", "ruleset"), [("failed startle by 4", "mastery"),
+                                                ("I beat his parry by 12", "mythras")])
+def test_a_number_that_is_no_roll_on_a_table_finds_no_row_of_it(query, ruleset):
+    # "by 4" is a margin, not a face of the Trauma Table: no table row is offered for it unless the
+    # question names the table or speaks of a roll
+    results = search(query, ruleset=ruleset, limit=5)
+    assert not any(n.startswith("roll: ") for n in results.expansions)
+
+
+@pytest.mark.parametrize(("query", "ruleset", "row"), [
+    ("96", "mastery", "mastery/combat/wounds-injuries-and-trauma/trauma-table#58"),  # only a number: a face
+    ("rolled a 17", "mythras", "mythras/supplement/hit-location#7"),  # a roll of any table
+])
+def test_a_bare_number_or_a_roll_still_finds_the_row_holding_it(query, ruleset, row):
+    assert row in ids(query, ruleset)

@@ -263,16 +263,16 @@ class SearchData:
         self._vocab: dict[int, list[tuple[str, int]]] | None = None
         self.compiled: dict[tuple[str, str | None], Compiled] = {}
 
-    def covering(self, conn: sqlite3.Connection, face: int, ruleset: str | None) -> list[tuple[str, str]]:
-        """``[(range as written, table title)]``: the rows of rollable tables whose range of faces holds
-        ``face`` (a range, not a single face), of ``ruleset`` (None: every ruleset), at most
+    def covering(self, conn: sqlite3.Connection, face: int, ruleset: str | None) -> list[tuple[str, str, str]]:
+        """``[(range as written, table title, its die)]``: the rows of rollable tables whose range of faces
+        holds ``face`` (a range, not a single face), of ``ruleset`` (None: every ruleset), at most
         ``MAX_COVERING``: a GM's "I rolled 96 on the trauma table" meets the row "86–99"."""
         import json
 
-        found = rows(conn, "SELECT r.cells, t.title FROM table_rows r JOIN rule_tables t ON t.id = r.table_id "
+        found = rows(conn, "SELECT r.cells, t.title, t.dice FROM table_rows r JOIN rule_tables t ON t.id = r.table_id "
                            "WHERE r.low <= ? AND r.high >= ? AND r.low < r.high AND (? IS NULL OR t.ruleset = ?) "
                            "ORDER BY t.id, r.row_index LIMIT ?", (face, face, ruleset, ruleset, MAX_COVERING))
-        return [(json.loads(cells)[0], title) for cells, title in found]
+        return [(json.loads(cells)[0], title, dice) for cells, title, dice in found]
 
     def words(self, conn: sqlite3.Connection, words) -> dict[str, tuple[str, int]]:
         """``{word: (stem, units holding the stem)}`` for the words the database knows."""
@@ -385,6 +385,7 @@ class _Compiler:
         self._corrected: dict[str, str | None] = {}  # each word's correction, looked for once a query
         self.dice = False  # "die" is the one rolled ("what die", "a die"): not dying (variants)
         self.death = False  # "dies", "I die": the death, so no match in a "tier die" (alt)
+        self.said: set[str] | None = None  # the stems of the question's words, once read (_names)
 
     def correction(self, word: str) -> str | None:
         """:func:`_correct` of ``word``, looked for once per query (phrases and single words alike)."""
@@ -656,8 +657,22 @@ def _covering(c: _Compiler, typed: str, word: str, factor: float = 1.0) -> list[
     face = int(word) or (10 ** len(word) if len(word) > 1 else 0)  # percentile dice: "00" is 100
     # "07" (or ٠٧) is the face 7, as the rules write it
     plain = [c.alt([str(face)], note=f"roll: {typed} is {face}", factor=factor)] if str(face) != word else []
+    # a row only of a table the question names, or of any when it speaks of a roll or is only numbers
+    # ("96"): the "4" of "failed startle by 4" is no face of the Trauma Table
+    said = c.said or set()
+    bare = all(_stop(w) or w.isdecimal() for w in said)
     return plain + [c.alt(re.findall(r"\d+", written), note=f"roll: {typed} is in {written} ({title})", factor=factor)
-                    for written, title in c.data.covering(c.conn, face, c.ruleset)]
+                    for written, title, dice in c.data.covering(c.conn, face, c.ruleset)
+                    if bare or "roll" in said or _names(c, title, dice)]
+
+
+def _names(c: _Compiler, title: str, dice: str) -> bool:
+    """Whether the question names the rollable table titled ``title``: every word of the title but
+    "table" and an aside in brackets ("trauma", "hit location"), or its die ("d100")."""
+    named = {w for w in re.findall(r"[a-z0-9]+", re.sub(r"\(.*?\)", "", title.lower())) if w != "table"}
+    c.learn(named)
+    said = c.said or set()
+    return {c.stem(w) for w in named} <= said or dice.lower().lstrip("1") in {w.lstrip("1") for w in said}
 
 
 def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
@@ -762,6 +777,7 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
     c.death = not c.dice and any(p in (["dies"], ["died"]) or (p == ["die"] and i and toks[i - 1][1][-1] in _DIE_VERB)
                                  for i, (_t, p, _x) in enumerate(toks))
     c.learn({w for p in phrases for w in p} | {w for _, p, _ in toks for w in p})
+    c.said = {c.stem(w) for _, p, _ in toks for w in p}
     groups = [g for g in (c.group([c.alt(p)], p) for p in phrases) if g]
     # the words of "instead of", "rather than" say which way the question turns, no topic: never searched
     turns = _turns(toks)
@@ -843,13 +859,11 @@ def _faces(c: _Compiler, toks) -> tuple[frozenset[int], list[str]]:
     typed: "rolled 25 for trauma" is the Trauma Table's row 24–25, whatever else holds a 25; and a note
     for each number said in words ("roll: sixty is 60, in 60–61 (Trauma Table)")."""
     numbers = _numbers([w for _t, p, _x in toks for w in (p if all(x in _NUMBER_WORDS for x in p) else [" ".join(p)])])
-    said = {c.stem(w) for _t, p, _x in toks for w in p} if numbers else set()
+    c.said = (c.said or set()) | {c.stem(w) for _t, p, _x in toks for w in p}  # with the corrections
     out, notes = set(), []
     for face, words in numbers:
         for rowid, title, dice, cells in rows(c.conn, _FACE_SQL, (face, face, c.ruleset, c.ruleset)):
-            named = {w for w in re.findall(r"[a-z0-9]+", re.sub(r"\(.*?\)", "", title.lower())) if w != "table"}
-            c.learn(named)
-            if {c.stem(w) for w in named} <= said or dice.lower().lstrip("1") in {w.lstrip("1") for w in said}:
+            if _names(c, title, dice):
                 out.add(rowid)
                 if words:
                     import json  # only for a number said in words: a cold search loads no json
