@@ -1665,3 +1665,8 @@ def test_a_number_that_is_no_roll_on_a_table_finds_no_row_of_it(query, ruleset):
 ])
 def test_a_bare_number_or_a_roll_still_finds_the_row_holding_it(query, ruleset, row):
     assert row in ids(query, ruleset)
+
+
+def test_a_spell_prepped_is_a_spell_prepared():
+    assert "darkmaster/combat/tactical-round-sequence/spell-phase-a#1" in ids("the spell my mage prepped last round",
+                                                                              "darkmaster")
