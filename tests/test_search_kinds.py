@@ -1188,15 +1188,19 @@ def test_a_weapon_named_in_a_scene_weighs_less_than_what_is_asked(query, answer)
     assert ids(query, "mastery", 1) == [answer]
 
 
+def _group_weights(query: str, ruleset: str) -> dict[str, float]:
+    """``{first part's FTS5 text: weight}`` of the query's groups (word pairs left out)."""
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    return {g.parts[0].fts: g.weight for g in fulltext._compiled(query, ruleset, conn, data).groups if not g.bonus}
+
+
 @pytest.mark.parametrize("particle", ["out", "off", "up", "down", "away", "over"])
 def test_the_particle_of_a_phrasal_verb_weighs_as_filler(particle):
     # "comes off", "burst out", "back down": the particle is how it is said, not what is asked ("back" is
     # no particle in "from the back": it is not filler)
-    from ruleslawyer.rulesdb import fulltext
-
-    conn, data = fulltext._data(open_rules())
-    groups = fulltext._compiled(f"the reeds {particle}", "mythras", conn, data).groups
-    weight = {g.parts[0].fts: g.weight for g in groups if not g.bonus}
+    weight = _group_weights(f"the reeds {particle}", "mythras")
     assert weight[f'"{particle}"'] < 0.5 * weight['"reeds"'], weight
 
 
@@ -1204,11 +1208,7 @@ def test_the_particle_of_a_phrasal_verb_weighs_as_filler(particle):
 def test_a_conjunction_or_a_spoken_contraction_weighs_as_filler(word):
     # "I declared an attack but now I wanna drink a potion": "but" is in many rules ("but before the
     # roll is made") and "wanna" in none; neither is what is asked
-    from ruleslawyer.rulesdb import fulltext
-
-    conn, data = fulltext._data(open_rules())
-    groups = fulltext._compiled(f"the reeds {word}", "mastery", conn, data).groups
-    weight = {g.parts[0].fts: g.weight for g in groups if not g.bonus}
+    weight = _group_weights(f"the reeds {word}", "mastery")
     assert weight[f'"{word}"'] < 0.5 * weight['"reeds"'], weight
 
 
@@ -1562,11 +1562,7 @@ def test_a_scene_told_in_the_first_person_meets_its_rule(query, ruleset, answer)
 def test_the_selected_rulesets_own_name_weighs_as_filler(query, ruleset):
     # the GM names the game they are asking about: "mastery" is no rule to match (Mastery's "Weapon
     # Mastery chapter" must not outweigh its initiative rules)
-    from ruleslawyer.rulesdb import fulltext
-
-    conn, data = fulltext._data(open_rules())
-    groups = fulltext._compiled(query, ruleset, conn, data).groups
-    weight = {p.fts: g.weight for g in groups if not g.bonus for p in g.parts}
+    weight = _group_weights(query, ruleset)
     assert weight[f'"{ruleset}"'] < 0.5 * weight['"initiative"'], weight
 
 
