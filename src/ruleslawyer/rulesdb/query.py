@@ -68,7 +68,7 @@ happen happens work works like really actually basically even maybe need needs t
 allowed let lets ok okay kind sort lot stuff while there here now again already else instead
 come comes coming came through into onto across around about under toward towards during yet
 out off up down away over along
-but though although because wanna gonna gotta kinda sorta lemme basically literally
+but though although because wanna gonna gotta kinda sorta lemme literally
 number amount
 cause causes caused than rather whether very some such those everyone everybody anyone anybody
 tries tried bother bothers bothered vs versus mean means meaning after see per
@@ -234,6 +234,9 @@ _SYNONYM_WORDS_SQL = ("SELECT word, stem FROM words WHERE word GLOB '[a-z]*' AND
 _LED_SQL = ("SELECT t.rowid, t.last FROM titles t JOIN units u ON u.rowid = t.rowid JOIN chapters c "
             "ON c.ruleset = u.ruleset AND c.chapter = u.chapter WHERE t.key > ? AND t.key < ? AND c.kind != 'supplement'")
 _KEYS_SQL = "SELECT DISTINCT key FROM synonyms"
+_FACE_SQL = ("SELECT u.rowid, r.cells, t.title, t.dice, r.low, r.high FROM table_rows r JOIN rule_tables t "
+             "ON t.id = r.table_id JOIN units u ON u.id = r.unit_id WHERE r.low <= ? AND r.high >= ? "
+             "AND (? IS NULL OR t.ruleset = ?) ORDER BY t.id, r.row_index")
 
 
 class SearchData:
@@ -267,12 +270,23 @@ class SearchData:
         """``[(range as written, table title, its die)]``: the rows of rollable tables whose range of faces
         holds ``face`` (a range, not a single face), of ``ruleset`` (None: every ruleset), at most
         ``MAX_COVERING``: a GM's "I rolled 96 on the trauma table" meets the row "86–99"."""
+        return [(written, title, dice) for _r, written, title, dice, span in self.face_rows(conn, face, ruleset)
+                if span][:MAX_COVERING]
+
+    def short_forms(self, conn: sqlite3.Connection, words) -> dict[str, str]:
+        """``{short form: its word}`` for those of ``words`` that are a GM's short form of a word (the
+        ``synonyms`` table's scope ``>``: "dmg" → damage)."""
+        found = self.synonyms(conn, {(0, w) for w in words}) if words else {}
+        return {k: ph[0] for (_c, k), entries in found.items() for scope, ph, _w in entries
+                if scope == ">" and k in words}
+
+    def face_rows(self, conn: sqlite3.Connection, face: int, ruleset: str | None) -> list[tuple]:
+        """``[(rowid, first cell as written, table title, its die, a range?)]``: the rows of rollable
+        tables whose faces hold ``face``, of ``ruleset`` (None: every ruleset), in table and row order."""
         import json
 
-        found = rows(conn, "SELECT r.cells, t.title, t.dice FROM table_rows r JOIN rule_tables t ON t.id = r.table_id "
-                           "WHERE r.low <= ? AND r.high >= ? AND r.low < r.high AND (? IS NULL OR t.ruleset = ?) "
-                           "ORDER BY t.id, r.row_index LIMIT ?", (face, face, ruleset, ruleset, MAX_COVERING))
-        return [(json.loads(cells)[0], title, dice) for cells, title, dice in found]
+        return [(rowid, json.loads(cells)[0], title, dice, low < high)
+                for rowid, cells, title, dice, low, high in rows(conn, _FACE_SQL, (face, face, ruleset, ruleset))]
 
     def words(self, conn: sqlite3.Connection, words) -> dict[str, tuple[str, int]]:
         """``{word: (stem, units holding the stem)}`` for the words the database knows."""
@@ -385,18 +399,17 @@ class _Compiler:
         self._corrected: dict[str, str | None] = {}  # each word's correction, looked for once a query
         self.dice = False  # "die" is the one rolled ("what die", "a die"): not dying (variants)
         self.death = False  # "dies", "I die": the death, so no match in a "tier die" (alt)
-        self.said: set[str] | None = None  # the stems of the question's words, once read (_names)
+        self.said: set[str] = set()  # the stems of the question's words, typed and corrected (_names)
 
     def correction(self, word: str) -> str | None:
         """:func:`_correct` of ``word``, looked for once per query (phrases and single words alike)."""
         if word not in self._corrected:
             fix = _correct(word, self)
             # a GM's short form is read as its word, corrected or not ("dmgs": dmg, damage)
-            short = [ph[0] for scope, ph, _w in self.data.synonyms(self.conn, [(0, fix)])[(0, fix)]
-                     if scope == ">"] if fix else []
+            short = self.data.short_forms(self.conn, [fix]).get(fix) if fix else None
             if short:
-                self.learn(short)
-            self._corrected[word] = short[0] if short else fix
+                self.learn([short])
+            self._corrected[word] = short or fix
         return self._corrected[word]
 
     def learn(self, words) -> None:
@@ -659,7 +672,7 @@ def _covering(c: _Compiler, typed: str, word: str, factor: float = 1.0) -> list[
     plain = [c.alt([str(face)], note=f"roll: {typed} is {face}", factor=factor)] if str(face) != word else []
     # a row only of a table the question names, or of any when it speaks of a roll or is only numbers
     # ("96"): the "4" of "failed startle by 4" is no face of the Trauma Table
-    said = c.said or set()
+    said = c.said
     bare = all(_stop(w) or w.isdecimal() for w in said)
     return plain + [c.alt(re.findall(r"\d+", written), note=f"roll: {typed} is in {written} ({title})", factor=factor)
                     for written, title, dice in c.data.covering(c.conn, face, c.ruleset)
@@ -671,8 +684,7 @@ def _names(c: _Compiler, title: str, dice: str) -> bool:
     "table" and an aside in brackets ("trauma", "hit location"), or its die ("d100")."""
     named = {w for w in re.findall(r"[a-z0-9]+", re.sub(r"\(.*?\)", "", title.lower())) if w != "table"}
     c.learn(named)
-    said = c.said or set()
-    return {c.stem(w) for w in named} <= said or dice.lower().lstrip("1") in {w.lstrip("1") for w in said}
+    return {c.stem(w) for w in named} <= c.said or dice.lower().lstrip("1") in {w.lstrip("1") for w in c.said}
 
 
 def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
@@ -777,7 +789,6 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
     c.death = not c.dice and any(p in (["dies"], ["died"]) or (p == ["die"] and i and toks[i - 1][1][-1] in _DIE_VERB)
                                  for i, (_t, p, _x) in enumerate(toks))
     c.learn({w for p in phrases for w in p} | {w for _, p, _ in toks for w in p})
-    c.said = {c.stem(w) for _, p, _ in toks for w in p}
     groups = [g for g in (c.group([c.alt(p)], p) for p in phrases) if g]
     # the words of "instead of", "rather than" say which way the question turns, no topic: never searched
     turns = _turns(toks)
@@ -786,6 +797,7 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
     # a misspelt word may belong to a GM phrase ("critcal hit"): the phrases are looked up with it corrected
     fixed = _misspelt(c, toks)
     mended = [(t, fixed[i].split() if i in fixed else p, x) for i, (t, p, x) in enumerate(toks)]
+    c.said = {c.stem(w) for _, p, _ in toks + mended for w in p}  # the words as typed and as corrected
     _spans(c, mended, used, pending, fixed, frozenset(turns))
     singles = _singles(c, toks, used)
     if not groups and not pending and not singles:
@@ -827,9 +839,6 @@ _NUMBER_WORDS = {w: n for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())} | {
     w: 10 * n for n, w in enumerate("thirty forty fifty sixty seventy eighty ninety".split(), 3)} | {"hundred": 100}
-_FACE_SQL = ("SELECT u.rowid, t.title, t.dice, r.cells FROM table_rows r JOIN rule_tables t ON t.id = r.table_id "
-             "JOIN units u ON u.id = r.unit_id WHERE t.dice IS NOT NULL AND r.low <= ? AND r.high >= ? "
-             "AND (? IS NULL OR t.ruleset = ?)")
 
 
 def _numbers(words: list[str]) -> list[tuple[int, str]]:
@@ -859,28 +868,23 @@ def _faces(c: _Compiler, toks) -> tuple[frozenset[int], list[str]]:
     typed: "rolled 25 for trauma" is the Trauma Table's row 24–25, whatever else holds a 25; and a note
     for each number said in words ("roll: sixty is 60, in 60–61 (Trauma Table)")."""
     numbers = _numbers([w for _t, p, _x in toks for w in (p if all(x in _NUMBER_WORDS for x in p) else [" ".join(p)])])
-    c.said = (c.said or set()) | {c.stem(w) for _t, p, _x in toks for w in p}  # with the corrections
     out, notes = set(), []
     for face, words in numbers:
-        for rowid, title, dice, cells in rows(c.conn, _FACE_SQL, (face, face, c.ruleset, c.ruleset)):
+        for rowid, written, title, dice, _span in c.data.face_rows(c.conn, face, c.ruleset):
             if _names(c, title, dice):
                 out.add(rowid)
                 if words:
-                    import json  # only for a number said in words: a cold search loads no json
-
-                    notes.append(f"roll: {words} is {face}, in {json.loads(cells)[0]} ({title})")
+                    notes.append(f"roll: {words} is {face}, in {written} ({title})")
     return frozenset(out), notes
 
 
 def _unabbreviated(conn: sqlite3.Connection, data: SearchData, toks) -> tuple[list, list[str]]:
     """``toks`` with each GM short form of a word read as the word ("dmg": damage; the synonym data's
     scope ``>``), and a note for each ("short form: dmg → damage")."""
-    keys = {(0, p[0]) for _t, p, prefix in toks if len(p) == 1 and not prefix}
-    found = data.synonyms(conn, keys) if keys else {}
+    found = data.short_forms(conn, [p[0] for _t, p, prefix in toks if len(p) == 1 and not prefix])
     out, notes = [], []
     for tok, parts, prefix in toks:
-        word = next((ph[0] for scope, ph, _w in found.get((0, parts[0]), ()) if scope == ">"), None) \
-            if len(parts) == 1 and not prefix else None
+        word = found.get(parts[0]) if len(parts) == 1 and not prefix else None
         if word:
             notes.append(f"short form: {tok} → {word}")
         out.append((tok, [word] if word else parts, prefix))

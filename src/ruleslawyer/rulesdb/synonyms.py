@@ -182,10 +182,14 @@ def word_forms() -> tuple[tuple[str, ...], ...]:
     """Forms of one word the Porter stemmer does not bring together (``fell``/``fall``, ``knives``/
     ``knife``): common.json's ``forms``, each a tuple of folded words. A query word matches its
     other forms as if typed."""
+    return tuple(tuple(" ".join(_words(w)) for w in forms if _words(w)) for forms in _common().get("forms", []))
+
+
+def _common() -> dict:
+    """common.json as read now (its ``forms`` and ``abbreviations`` besides the synonyms)."""
     import json
 
-    data = json.loads(COMMON_FILE.read_text(encoding="utf-8"))
-    return tuple(tuple(" ".join(_words(w)) for w in forms if _words(w)) for forms in data.get("forms", []))
+    return json.loads(COMMON_FILE.read_text(encoding="utf-8"))
 
 
 @lru_cache(maxsize=1)
@@ -196,11 +200,9 @@ def abbreviations() -> tuple[tuple[str, str], ...]:
     Raises:
         RulesDataError: an entry is not one word for one word.
     """
-    import json
-
     from ruleslawyer.errors import RulesDataError
 
-    data = json.loads(COMMON_FILE.read_text(encoding="utf-8")).get("abbreviations", {})
+    data = _common().get("abbreviations", {})
     out = []
     for short, word in data.items():
         a, b = _words(short), _words(word) if isinstance(word, str) else ()
