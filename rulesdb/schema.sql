@@ -46,7 +46,8 @@ CREATE TABLE units (
                                           -- cells, which point at a rule rather than state one)
     trail       TEXT NOT NULL DEFAULT '', -- searched: the titles of the sections above it (Death), NFKC
     lead_in     TEXT NOT NULL DEFAULT ''  -- searched: for an item of a list, the body of the unit
-                                          -- introducing the list ("All basic actions cost 1 AP:"), NFKC
+                                          -- introducing the list ("All basic actions cost 1 AP:"); for
+                                          -- a row, its table's header ("Action Type · AP Cost · Notes"), NFKC
 );
 CREATE INDEX units_section ON units(section, ord);
 CREATE INDEX units_ruleset ON units(ruleset, ord);

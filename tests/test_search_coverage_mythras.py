@@ -177,7 +177,8 @@ QUESTIONS = [
     ("does a failed parry stop damage", _ids(SIZE, 7)),
     ("what sizes do weapons come in", _ids(SIZE, 1) + _ids(EX, 12)),
     # -- Supplement: Special Effects
-    ("which special effects need a critical", _ids(SE, 1) + _ids(SILENT, 6)),
+    # the rows whose "Needs" column says Critical answer it too, found through the table's header
+    ("which special effects need a critical", _ids(SE, 1, 3, 4, 15, 16, 19, 23, 27) + _ids(SILENT, 6)),
     pytest.param("what can I pick if he fumbles", _ids(SE, 25, 26),
                  marks=pytest.mark.xfail(strict=True, reason="the chapter's 'Pick Effects ... (on attacker "
                                                              "Fumbles)' holds both words and outranks the "

@@ -227,6 +227,54 @@ def test_the_search_panel_says_which_list_a_hit_is_in():
                 in html)
 
 
+# -- a table's rows, introduced by its header -------------------------------------------------
+
+
+def test_a_row_stores_the_header_of_the_columns_it_keeps():
+    import sqlite3
+
+    conn = sqlite3.connect(open_rules().ensure())
+    lead_in = dict(conn.execute("SELECT id, lead_in FROM units WHERE kind = 'row'"))
+    assert lead_in["mastery/combat/actions-and-reactions/other-actions#9"] == "Action Type · AP Cost · Notes"
+    assert lead_in["mastery/combat/wounds-injuries-and-trauma/trauma-table#39"] == \
+        "d100 · Trauma · Tier · Mundane recovery"
+    # a supplement row's "Rule" cell only links to the chapter: neither it nor its column is searched
+    assert lead_in["mythras/supplement/difficulty-grades#6"] == "Grade · Skill multiplier · Notes"
+    # a row never takes a list's lead-in, nor does a paragraph take a header
+    assert all(v for v in lead_in.values())
+    assert conn.execute("SELECT count(*) FROM units WHERE kind != 'row' AND lead_in LIKE '%·%'").fetchone()[0] == 0
+
+
+@pytest.mark.parametrize(("query", "ruleset", "row"), [
+    # "AP Cost" heads the column of "Open / Close Door | 1": the row never says "cost" or "AP"
+    ("AP cost to open a door", "mastery", "mastery/combat/actions-and-reactions/other-actions#9"),
+    ("AP cost to toss a potion to an ally", "mastery", "mastery/combat/actions-and-reactions/other-actions#5"),
+    # "Skill multiplier" heads the grades' column: "Formidable | ×1/2 | ..."
+    ("skill multiplier for Formidable", "mythras", "mythras/supplement/difficulty-grades#6"),
+])
+def test_a_row_is_found_through_its_tables_header(query, ruleset, row):
+    hits = search(query, ruleset=ruleset, limit=3)
+    assert hits[0].id == row
+    assert "<mark>" in hits[0].listed_under and "·" in hits[0].listed_under
+
+
+def test_a_word_of_a_header_and_a_cell_finds_the_row():
+    # "Length" heads the weapons' column and the spear's cell says "Longest": its row comes first,
+    # before the Melee Phase's sentence on weapon length in general
+    assert ids("weapon length of a spear", "darkmaster", 1) == ["darkmaster/supplement/weapons-by-name#14"]
+
+
+def test_the_command_line_and_panel_say_which_table_header_a_row_is_under(capsys):
+    from ruleslawyer.widgets import SearchPanel
+
+    assert main(["search", "--ruleset", "mastery", "AP cost to open a door", "--limit", "1"]) == 0
+    # "Action" is marked too: "AP" also reads as "action points"
+    assert "(in the table under: [Action] Type · [AP] [Cost] · Notes)" in capsys.readouterr().out
+    panel = SearchPanel("AP cost to open a door", ruleset="mastery")
+    assert ('<div class="rl-hit-heading">in the table under: <mark>Action</mark> Type · <mark>AP</mark> <mark>Cost</mark> · Notes'
+            in panel.hit_snippets[0].value)
+
+
 # -- noise from common words ------------------------------------------------------------------
 
 

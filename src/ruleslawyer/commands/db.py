@@ -153,7 +153,7 @@ def _search(args) -> int:
         if hit.matched_heading:
             print(f"   (matched in the heading: {_plain_snippet(hit.matched_heading)})")
         if hit.listed_under:
-            print(f"   (in the list under: {_plain_snippet(hit.listed_under)})")
+            print(f"   (in the {'table' if hit.kind == 'row' else 'list'} under: {_plain_snippet(hit.listed_under)})")
     return 0
 
 

@@ -245,16 +245,19 @@ def _link_only(cell: str, links: list[str]) -> bool:
     return not _HAS_WORD.search(rest)
 
 
-def _search_columns(conn: sqlite3.Connection) -> list[tuple[str, str, str, int]]:
-    """``(heading, body, trail, rowid)`` of every unit: what the full-text indexes read, in NFKC.
+def _search_columns(conn: sqlite3.Connection) -> list[tuple[str, str, str, str, int]]:
+    """``(heading, body, trail, lead_in, rowid)`` of every unit: what the full-text indexes read, in NFKC.
 
     The heading is the title of the unit's own section (a row adds its table's title, so a row of
     the "Levels of success" table is found by "success"), the trail the titles above it; the body
     is the text, a row's without the cells that only link to a rule (the "Rule" column of a
-    supplement table), which point at a rule rather than state one.
+    supplement table), which point at a rule rather than state one. A row's lead-in is its table's
+    header, the names of the columns its body keeps ("Action Type · AP Cost · Notes"): the header
+    introduces each row as a list's lead-in introduces each item, so "cost" finds "Item, Pick Up | 1".
     """
     titles = _titles(conn)
     tables = dict(conn.execute("SELECT id, title FROM rule_tables"))
+    columns = {tid: json.loads(cols) for tid, cols in conn.execute("SELECT id, columns FROM rule_tables")}
     cells = dict(conn.execute("SELECT unit_id, cells FROM table_rows"))
     links: dict[str, list[str]] = {}
     for from_id, text in conn.execute("SELECT from_id, text FROM refs ORDER BY from_id, text"):
@@ -263,22 +266,27 @@ def _search_columns(conn: sqlite3.Connection) -> list[tuple[str, str, str, int]]
     for rowid, uid, section, text, table_id in conn.execute(
             "SELECT rowid, id, section, text, table_id FROM units ORDER BY rowid"):
         heading, trail = titles.get(section, ("", ""))
-        body = text
+        body, lead_in = text, ""
         if table_id is not None:
             title = tables.get(table_id, "")
             if title and title != heading:
                 heading = f"{heading} › {title}" if heading else title
-            if uid in cells and uid in links:
+            if uid in cells:
                 row = json.loads(cells[uid])
-                body = " | ".join(c for c in row if c and not _link_only(c, links[uid]))
-        out.append((normalize(heading), normalize(body), normalize(trail), rowid))
+                kept = [k for k, c in enumerate(row) if c and not _link_only(c, links.get(uid, []))]
+                if uid in links:
+                    body = " | ".join(row[k] for k in kept)
+                names = columns.get(table_id, [])
+                lead_in = " · ".join(names[k] for k in kept if k < len(names) and names[k])
+        out.append((normalize(heading), normalize(body), normalize(trail), normalize(lead_in), rowid))
     return out
 
 
 def _write_indexes(conn: sqlite3.Connection) -> None:
-    """Fill the searched columns (an item's lead-in: the body of the unit introducing its list), build
-    both full-text indexes and store the bm25 weights as rank."""
-    conn.executemany("UPDATE units SET heading = ?, body = ?, trail = ? WHERE rowid = ?", _search_columns(conn))
+    """Fill the searched columns (an item's lead-in: the body of the unit introducing its list; a
+    row's: its table's header), build both full-text indexes and store the bm25 weights as rank."""
+    conn.executemany("UPDATE units SET heading = ?, body = ?, trail = ?, lead_in = ? WHERE rowid = ?",
+                     _search_columns(conn))
     conn.executemany("UPDATE units SET lead_in = (SELECT body FROM units i WHERE i.rowid = ?) WHERE rowid = ?",
                      [(intro, item) for item, intro in _list_intros(conn).items()])
     for table in ("units_fts", "units_plain_fts"):

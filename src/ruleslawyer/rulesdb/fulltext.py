@@ -26,8 +26,9 @@ matching every group comes first, as with AND, then units matching fewer, as wit
 - a number given with the rollable table it was rolled on ("rolled 25 for trauma", "97 on the d100")
   favours that table's row whose faces hold it (``FACE_FACTOR``);
 - an item of a list is also found through the unit introducing the list, its *lead-in* ("All basic
-  actions cost 1 AP:" for "Attack: Make one melee or ranged attack"), weighted like the titles above
-  it, and says so (``Hit.listed_under``);
+  actions cost 1 AP:" for "Attack: Make one melee or ranged attack"), and a table's row through its
+  header ("AP Cost" for "Item, Pick Up | 1"), weighted like the titles above it, and says so
+  (``Hit.listed_under``);
 - chapters come before the kit's supplement (``SUPPLEMENT_FACTOR`` on bm25, its prose
   ``SUPPLEMENT_PROSE_FACTOR`` and its rows ``SUPPLEMENT_ROW_FACTOR`` overall) and a section title
   (``TITLE_FACTOR``) below the text under it; among the first ``FIRST_PLACES`` hits a second
@@ -171,7 +172,8 @@ class Hit(_Record):
         listed_under: HTML, empty unless some of the query's words match the unit (an item of a
             list) only through the unit introducing its list: then that unit's text (``All
             <mark>basic</mark> <mark>actions</mark> cost 1 AP:``; a long one cut around the marks
-            as the snippet is), escaped, with those words marked.
+            as the snippet is), escaped, with those words marked; for a row, its table's header
+            (``Action Type · <mark>AP</mark> <mark>Cost</mark> · Notes``).
     """
 
     __slots__ = ("id", "ruleset", "breadcrumb", "snippet", "text", "score", "kind", "section", "matched_via",

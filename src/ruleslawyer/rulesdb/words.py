@@ -25,7 +25,7 @@ __all__ = ["COMMON_WORD_FREQUENCY", "HEADING_WEIGHT", "INVISIBLE", "LEAD_IN_WEIG
            "TRAIL_WEIGHT", "WORD_RE", "common_english", "fold", "normalize", "porter_stems", "query_tokens"]
 
 #: bm25 weights of the title of a unit's own section, of the titles above it and of an item's lead-in
-#: (the unit introducing its list), relative to the body (1.0); stored as the index's rank.
+#: (the unit introducing its list; a row's: its table's header), relative to the body (1.0); stored as the index's rank.
 HEADING_WEIGHT = 4.0
 TRAIL_WEIGHT = 2.0
 LEAD_IN_WEIGHT = 2.0

@@ -349,7 +349,9 @@ class SearchPanel:
                                               + (f'<div class="rl-hit-heading">matched in the heading: '
                                                  f'{h.matched_heading}</div>' if h.matched_heading else "")
                                               # an item placed by the unit introducing its list names it
-                                              + (f'<div class="rl-hit-heading">in the list under: '
+                                              # (a row: its table's header)
+                                              + (f'<div class="rl-hit-heading">in the '
+                                                 f'{"table" if h.kind == "row" else "list"} under: '
                                                  f'{h.listed_under}</div>' if h.listed_under else ""))
                 box.layout.display = None
             else:
