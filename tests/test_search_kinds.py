@@ -236,8 +236,9 @@ def test_a_row_stores_the_header_of_the_columns_it_keeps():
     conn = sqlite3.connect(open_rules().ensure())
     lead_in = dict(conn.execute("SELECT id, lead_in FROM units WHERE kind = 'row'"))
     assert lead_in["mastery/combat/actions-and-reactions/other-actions#9"] == "Action Type · AP Cost · Notes"
-    assert lead_in["mastery/combat/wounds-injuries-and-trauma/trauma-table#39"] == \
-        "d100 · Trauma · Tier · Mundane recovery"
+    # a rollable table's die column names the roll, not the row: "d100" and "1d20" are left out
+    assert lead_in["mastery/combat/wounds-injuries-and-trauma/trauma-table#39"] == "Trauma · Tier · Mundane recovery"
+    assert lead_in["mythras/supplement/hit-location#3"] == "Location"
     # a supplement row's "Rule" cell only links to the chapter: neither it nor its column is searched
     assert lead_in["mythras/supplement/difficulty-grades#6"] == "Grade · Skill multiplier · Notes"
     # a row never takes a list's lead-in, nor does a paragraph take a header
@@ -256,6 +257,11 @@ def test_a_row_is_found_through_its_tables_header(query, ruleset, row):
     hits = search(query, ruleset=ruleset, limit=3)
     assert hits[0].id == row
     assert "<mark>" in hits[0].listed_under and "·" in hits[0].listed_under
+
+
+def test_a_die_asked_about_does_not_reach_every_row_of_a_rolled_table():
+    # the Trauma Table's rows sit under "d100": a question about an attack's die is not about them
+    assert not any("trauma-table" in i for i in ids("archery roll which die", "mastery", 4))
 
 
 def test_a_word_of_a_header_and_a_cell_finds_the_row():

@@ -252,12 +252,16 @@ def _search_columns(conn: sqlite3.Connection) -> list[tuple[str, str, str, str, 
     the "Levels of success" table is found by "success"), the trail the titles above it; the body
     is the text, a row's without the cells that only link to a rule (the "Rule" column of a
     supplement table), which point at a rule rather than state one. A row's lead-in is its table's
-    header, the names of the columns its body keeps ("Action Type · AP Cost · Notes"): the header
-    introduces each row as a list's lead-in introduces each item, so "cost" finds "Item, Pick Up | 1".
+    header, the names of the columns its body keeps ("Action Type · AP Cost · Notes"; a rollable
+    table's die column left out): the header introduces each row as a list's lead-in introduces
+    each item, so "cost" finds "Item, Pick Up | 1".
     """
     titles = _titles(conn)
     tables = dict(conn.execute("SELECT id, title FROM rule_tables"))
-    columns = {tid: json.loads(cols) for tid, cols in conn.execute("SELECT id, columns FROM rule_tables")}
+    # a rollable table's die column ("d100") names the roll, not what a row says: no row is about it
+    columns = {tid: ["" if dice and c.strip().lower().lstrip("1") == dice.strip().lower().lstrip("1") else c
+                     for c in json.loads(cols)]
+               for tid, cols, dice in conn.execute("SELECT id, columns, dice FROM rule_tables")}
     cells = dict(conn.execute("SELECT unit_id, cells FROM table_rows"))
     links: dict[str, list[str]] = {}
     for from_id, text in conn.execute("SELECT from_id, text FROM refs ORDER BY from_id, text"):
