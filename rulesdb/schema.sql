@@ -135,9 +135,11 @@ CREATE TABLE search_units (
     ascii   INTEGER NOT NULL,             -- 1: every word of its searched columns is ASCII (a snippet
                                           -- is marked in Python; else by FTS5's snippet())
     lead    INTEGER NOT NULL,             -- 1: the first unit under its section's heading (its opening)
-    items   INTEGER NOT NULL DEFAULT 0    -- a sentence introducing a list ("When you reach 0 health:"):
+    items   INTEGER NOT NULL DEFAULT 0,   -- a sentence introducing a list ("When you reach 0 health:"):
                                           -- how many units follow it up to the list's last item (nested
                                           -- items included; 0 for any other unit)
+    intro   INTEGER NOT NULL DEFAULT 0    -- a table's row: the rowid of the paragraph introducing its
+                                          -- table (right before its first row, in its section), else 0
 );
 
 -- Terms the units define (the glossary's labels and defining sentences), by the stems of the term:

@@ -259,6 +259,38 @@ def test_a_row_is_found_through_its_tables_header(query, ruleset, row):
     assert "<mark>" in hits[0].listed_under and "·" in hits[0].listed_under
 
 
+def test_a_row_stores_the_paragraph_introducing_its_table():
+    import sqlite3
+
+    conn = sqlite3.connect(open_rules().ensure())
+    rowid = dict(conn.execute("SELECT id, rowid FROM units"))
+    intro = {i: n for i, n in conn.execute("SELECT u.id, s.intro FROM search_units s JOIN units u ON u.rowid = s.rowid")}
+    grades = "mythras/supplement/difficulty-grades#"
+    assert {intro[grades + str(n)] for n in range(2, 9)} == {rowid[grades + "1"]}
+    assert intro[grades + "1"] == 0  # the paragraph itself
+    # the Other Actions table follows its heading: no paragraph introduces it
+    assert intro["mastery/combat/actions-and-reactions/other-actions#9"] == 0
+    trauma = "mastery/combat/wounds-injuries-and-trauma/trauma-table#"
+    assert intro[trauma + "39"] == rowid[trauma + "11"]
+
+
+@pytest.mark.parametrize(("query", "ruleset", "top"), [
+    # two rows of the grades table lead: the sentence saying what a grade does follows the first
+    ("easy or hard skill modifiers", "mythras", ["mythras/supplement/difficulty-grades#3",
+                                                 "mythras/supplement/difficulty-grades#1",
+                                                 "mythras/supplement/difficulty-grades#5"]),
+    ("special effects on a fumble", "mythras", ["mythras/combat/special-effects#1",
+                                                "mythras/supplement/special-effects#24",
+                                                "mythras/supplement/special-effects#1"]),
+    # one row of the table among the first three: it stands alone
+    ("skill percentage modifiers for hard tasks", "mythras", ["mythras/supplement/difficulty-grades#5",
+                                                              "mythras/combat/combat-styles#1",
+                                                              "mythras/combat/charge-evade-outmanoeuvre#1"]),
+])
+def test_rows_of_one_table_leading_are_followed_by_its_introduction(query, ruleset, top):
+    assert ids(query, ruleset, 3) == top
+
+
 def test_a_die_asked_about_does_not_reach_every_row_of_a_rolled_table():
     # the Trauma Table's rows sit under "d100": a question about an attack's die is not about them
     assert not any("trauma-table" in i for i in ids("archery roll which die", "mastery", 4))
@@ -350,8 +382,8 @@ def test_a_roll_of_1_is_not_a_fumble_in_mythras(query):
     # the d20 reading of "roll a 1" must not put the Fumble row first
     top = ids(query, "mythras", 3)
     assert "mythras/supplement/skill-rolls#5" not in top[:2]
-    if query == "nat 1":
-        assert set(top[:2]) <= {"mythras/supplement/skill-rolls#2", "mythras/supplement/skill-rolls#3"}
+    if query == "nat 1":  # the Critical and Success rows, or the sentence introducing their table
+        assert set(top[:2]) <= {"mythras/supplement/skill-rolls#" + n for n in "123"}
 
 
 def test_a_word_the_synonym_data_knows_is_not_spell_corrected():

@@ -434,16 +434,19 @@ def _write_search_units(conn: sqlite3.Connection, stems: dict[str, str]) -> None
     kit's notes explain, the chapters define). A unit states a number when its text has one — a
     row of a rollable table when a cell besides the die's faces has one. A sentence ending in a colon
     records how many units follow it up to the last item of the list it introduces (the items whose
-    lead-in it is; nested items and an item's own paragraphs in between count).
+    lead-in it is; nested items and an item's own paragraphs in between count); a table's row, the
+    paragraph right before the table's first row in its section (the table's introduction), if any.
     """
     rows = []
+    tables: dict[str, int] = {}  # a table's id -> the paragraph introducing it (0: none)
+    previous: tuple[int, str, str] = (0, "", "")  # the unit before: rowid, kind, section
     opened: set[str] = set()
     items: dict[int, int] = {}  # a sentence introducing a list (ending in a colon) -> units up to its last item
     intros: dict[str, int] = {}  # the section's sentences ending in a colon, by text
     where = None
-    for rowid, ruleset, kind, text, source_kind, cells, dice, heading, trail, lead_in, section in conn.execute(
+    for rowid, ruleset, kind, text, source_kind, cells, dice, heading, trail, lead_in, section, table_id in conn.execute(
             "SELECT u.rowid, u.ruleset, u.kind, u.body, c.kind, r.cells, t.dice, u.heading, u.trail, u.lead_in, "
-            "u.section "
+            "u.section, u.table_id "
             "FROM units u "
             "JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter "
             "LEFT JOIN table_rows r ON r.unit_id = u.id LEFT JOIN rule_tables t ON t.id = u.table_id "
@@ -459,12 +462,16 @@ def _write_search_units(conn: sqlite3.Connection, stems: dict[str, str]) -> None
             items[intros[lead_in]] = rowid - intros[lead_in]
         if text.rstrip().endswith(":"):
             intros[text] = rowid
+        if kind == "row" and table_id not in tables:
+            tables[table_id] = previous[0] if previous[1:] == ("paragraph", section) else 0
         rows.append([rowid, ruleset, code, int(kind == "heading"), int(states_number(said)),
-                     int(_ascii_words(text, heading, trail, lead_in)), int(lead), 0])
+                     int(_ascii_words(text, heading, trail, lead_in)), int(lead), 0,
+                     tables[table_id] if kind == "row" else 0])
+        previous = (rowid, kind, section)
     for row in rows:
         row[7] = items.get(row[0], 0)
-    conn.executemany("INSERT INTO search_units (rowid, ruleset, kind, title, number, ascii, lead, items) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    conn.executemany("INSERT INTO search_units (rowid, ruleset, kind, title, number, ascii, lead, items, intro) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
     _write_counted(conn, stems)
     defined = conn.execute(
         "SELECT g.key, g.ruleset, u.rowid, c.kind = 'supplement' FROM glossary g JOIN units u ON u.id = g.unit_id "

@@ -28,7 +28,8 @@ matching every group comes first, as with AND, then units matching fewer, as wit
 - an item of a list is also found through the unit introducing the list, its *lead-in* ("All basic
   actions cost 1 AP:" for "Attack: Make one melee or ranged attack"), and a table's row through its
   header ("AP Cost" for "Item, Pick Up | 1"), weighted like the titles above it, and says so
-  (``Hit.listed_under``);
+  (``Hit.listed_under``); two rows of one table among the first hits are followed by the paragraph
+  introducing the table, when the query met it;
 - chapters come before the kit's supplement (``SUPPLEMENT_FACTOR`` on bm25, its prose
   ``SUPPLEMENT_PROSE_FACTOR`` and its rows ``SUPPLEMENT_ROW_FACTOR`` overall) and a section title
   (``TITLE_FACTOR``) below the text under it; among the first ``FIRST_PLACES`` hits a second
@@ -350,11 +351,12 @@ def _within_sentences(conn: sqlite3.Connection, rows: list, stems: tuple[str, ..
 class _Unit:
     """A candidate's running totals while the groups' rows are combined, and its fixed factors."""
 
-    __slots__ = ("cover", "bm", "ruleset", "factor", "supplement", "heading_only", "via", "items")
+    __slots__ = ("cover", "bm", "ruleset", "factor", "supplement", "heading_only", "via", "items", "intro")
 
     def __init__(self, ruleset: str, kind: int, title: int, number: int, quantity: bool, counts: bool = False,
-                 items: int = 0, face: bool = False):
+                 items: int = 0, face: bool = False, intro: int = 0):
         self.items = items  # the list items it introduces, if it is a sentence ending in a colon
+        self.intro = intro  # a row's: the paragraph introducing its table (0: none)
         self.cover = 0.0
         self.bm = 0.0
         self.ruleset = ruleset
@@ -449,7 +451,7 @@ def _take(rows: list, p: Part, g: Group, label_bonus: float, capped: bool, compi
                     continue
                 ruleset, kind, title, number = meta[rowid][:4]
                 units[rowid] = _Unit(ruleset, kind, title, number, quantity, rowid in compiled.counted, meta[rowid][6],
-                                     rowid in compiled.faces)
+                                     rowid in compiled.faces, meta[rowid][7])
             best[rowid] = got = [0.0, 0.0, False, [], False]
         if value > got[0]:
             got[0] = value
@@ -508,7 +510,8 @@ def _rank(units: dict[int, _Unit], compiled: Compiled, ruleset: str | None, limi
         if len(moved) > 1:
             ranked = (moved + [x for x in ranked if x not in moved])[:limit]
     score = {-r: sc for sc, r in scored}
-    return _falling(_chapter_first(_items_follow(ranked, score, units, limit), scored, units))
+    return _falling(_intro_follows(_chapter_first(_items_follow(ranked, score, units, limit), scored, units),
+                                   score, units, limit))
 
 
 def _chapter_first(ranked: list[tuple[float, int]], scored: list[tuple[float, int]],
@@ -527,6 +530,23 @@ def _chapter_first(ranked: list[tuple[float, int]], scored: list[tuple[float, in
             continue
         out = out[:place] + [pick] + [x for x in out[place:] if x[1] != pick[1]]
     return out[:len(ranked)]
+
+
+def _intro_follows(ranked: list[tuple[float, int]], score: dict[int, float], units: dict[int, _Unit],
+                   limit: int) -> list[tuple[float, int]]:
+    """Two or more rows of one table among the first ``FIRST_PLACES`` hits ("Hard | ×2/3", "Formidable
+    | ×1/2") are followed by the paragraph introducing their table, when the query met it and it is
+    not above them yet ("A grade scales the skill before the roll"): the rows answer in parts, it
+    says what they are (its score as shown: :func:`_falling`)."""
+    first = ranked[:FIRST_PLACES]
+    for place, (_sc, r) in enumerate(first):
+        intro = units[r].intro
+        if (not intro or intro not in units or any(x == intro for _s, x in first)
+                or sum(units[x].intro == intro for _s, x in first) < 2):
+            continue
+        rest = [x for x in ranked[place + 1:] if x[1] != intro]
+        return (ranked[:place + 1] + [(score[intro], intro)] + rest)[:limit]
+    return ranked
 
 
 def _falling(ranked: list[tuple[float, int]]) -> list[tuple[float, int]]:

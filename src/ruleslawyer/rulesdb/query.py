@@ -211,7 +211,8 @@ def _runs(meta: dict[int, tuple]) -> dict[str, tuple[tuple[int, int], ...]]:
 
 
 #: ``search_units`` rows as :attr:`SearchData.meta` holds them, for the rowids bound to its ``IN ({})``.
-META_SQL = "SELECT rowid, ruleset, kind, title, number, lead, ascii, items FROM search_units WHERE rowid IN ({})"
+META_SQL = ("SELECT rowid, ruleset, kind, title, number, lead, ascii, items, intro FROM search_units "
+            "WHERE rowid IN ({})")
 
 
 def _stored_runs(conn: sqlite3.Connection) -> dict[str, tuple[tuple[int, int], ...]]:
@@ -251,7 +252,7 @@ class SearchData:
         self.rulesets: tuple[str, ...] = tuple(
             r[0] for r in rows(conn, "SELECT DISTINCT ruleset FROM chapters ORDER BY ruleset"))
         self.units: int = rows(conn, "SELECT max(rowid) FROM search_units")[0][0] or 1
-        #: ``{rowid: (ruleset, kind, title, number, lead, ascii)}``: what ranking reads of each unit
+        #: ``{rowid: (ruleset, kind, title, number, lead, ascii, items, intro)}``: what ranking reads of each unit
         #: besides bm25 (so the ``MATCH`` statement needs no join), read for the units the searches
         #: meet (:data:`META_SQL`), not for every unit at once: a large corpus opens fast.
         self.meta: dict[int, tuple] = {}
