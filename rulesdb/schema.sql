@@ -160,6 +160,15 @@ CREATE TABLE counted (
     PRIMARY KEY (stem, rowid)
 ) WITHOUT ROWID;
 
+-- The rows of a table read by a number, not rolled: every first cell a number or a range of them
+-- ("6–10", "≤5", "5+"), as the "STR+SIZ" column of Damage Modifier or the "Tier" column of Tier dice.
+-- A question giving the number with the column's or the table's name ("STR+SIZ 74") finds its row.
+CREATE TABLE table_keys (
+    rowid  INTEGER PRIMARY KEY,           -- units.rowid of the row
+    low    INTEGER NOT NULL,              -- the first number its first cell covers ("≤5": 0)
+    high   INTEGER NOT NULL               -- the last ("5+": 999999999)
+);
+
 -- Section titles by their folded words: a query naming a section ("fighting on") finds the units
 -- under it as if they held its words.
 CREATE TABLE titles (

@@ -1752,3 +1752,56 @@ def test_a_bare_number_or_a_roll_still_finds_the_row_holding_it(query, ruleset, 
 def test_a_spell_prepped_is_a_spell_prepared():
     assert "darkmaster/combat/tactical-round-sequence/spell-phase-a#1" in ids("the spell my mage prepped last round",
                                                                               "darkmaster")
+
+
+# -- a table read by a number, not rolled -----------------------------------------------------
+
+
+@pytest.mark.parametrize(("cell", "covers"), [
+    ("6–10", (6, 10)), ("101-110", (101, 110)), ("≤5", (0, 5)), ("<= 5", (0, 5)), ("5+", (5, 999_999_999)),
+    ("≥12", (12, 999_999_999)), ("3", (3, 3)), ("Easy", None), ("1d20", None), ("", None), ("5 or so", None),
+])
+def test_a_first_cell_names_the_numbers_it_covers(cell, covers):
+    from ruleslawyer.rulesdb.extract import _key_range
+
+    assert _key_range(cell) == covers
+
+
+def test_the_rows_of_tables_read_by_a_number_store_what_they_cover():
+    import sqlite3
+
+    conn = sqlite3.connect(open_rules().ensure())
+    keys = {i: (lo, hi) for i, lo, hi in conn.execute(
+        "SELECT u.id, k.low, k.high FROM table_keys k JOIN units u ON u.rowid = k.rowid")}
+    dm = "mythras/supplement/damage-modifier#"
+    assert keys[dm + "2"] == (0, 5) and keys[dm + "3"] == (6, 10) and keys[dm + "18"] == (111, 120)
+    assert keys["mastery/supplement/startle-results#4"] == (5, 999_999_999)  # "5+"
+    assert keys["mastery/supplement/tier-dice#3"] == (2, 2)
+    # a table whose first cells are names, and a rolled table (its faces are its own), have none
+    assert not any(i.startswith(("mastery/supplement/named-difficulties#", "mastery/combat/wounds-injuries"))
+                   for i in keys)
+
+
+@pytest.mark.parametrize(("query", "ruleset", "row"), [
+    # the number right after the first column's name: "STR+SIZ" 71–80 holds 74
+    ("our ogre has STR+SIZ 74, what does he add to damage", "mythras", "mythras/supplement/damage-modifier#14"),
+    ("str+siz of 18", "mythras", "mythras/supplement/damage-modifier#5"),  # 16–20
+    ("what die do I roll at tier 2", "mastery", "mastery/supplement/tier-dice#3"),
+    # the table named, the number anywhere
+    ("damage modifier for 28", "mythras", "mythras/supplement/damage-modifier#7"),  # 26–30
+])
+def test_a_number_given_for_a_table_read_by_it_leads_with_its_row(query, ruleset, row):
+    assert ids(query, ruleset, 1) == [row]
+
+
+def test_a_column_name_with_another_rules_number_does_not_displace_that_rule():
+    # "tier 3" names the Tier dice row for tier 3 too, but the question is about Endurance's health
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    assert fulltext._compiled("starting health with endurance tier 3", "mastery", conn, data).keyed
+    assert ids("starting health with endurance tier 3", "mastery", 1) == \
+        ["mastery/combat/additional-combat-rules/health-types#3"]
+    # a number past the table's last row finds no row of it; "tier" with a number elsewhere names none
+    assert not fulltext._compiled("STR+SIZ 200", "mythras", conn, data).keyed
+    assert not fulltext._compiled("tier of trauma 3", "mastery", conn, data).keyed

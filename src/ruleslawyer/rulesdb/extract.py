@@ -13,6 +13,8 @@ written. It reads the units back from the database being built and fills (see ``
   to Porter-stem keys;
 - ``search_units``: per unit, what the ranking policy weighs besides bm25 (ruleset, chapter or
   supplement, section title, whether it states a number);
+- ``table_keys``: the rows of tables read by a number rather than rolled ("STR+SIZ" 6–10), with the
+  numbers each covers;
 - ``glossary`` and ``labels``: terms the chapters define — a label and its text (``Engaged: If you
   attack …``, ``Durability. Durability is …``), a defining sentence (``A Round (rnd) is …``,
   ``Engaged means …``) or an abbreviation (``Action Points (AP)``) — and, by stem, the units that
@@ -532,6 +534,40 @@ def _label_key(term: str, stems: dict[str, str]) -> str:
     return " ".join(sorted({stems.get(w, w) for w in term.split()}))
 
 
+#: A first cell naming numbers: one ("3"), a range ("6–10"), at most ("≤5", "<=5") or at least ("5+", "≥5").
+_KEY = re.compile(r"^(?:(?P<lo>\d{1,6})(?:\s*[–—-]\s*(?P<hi>\d{1,6})|(?P<up>\+))?|(?:≤|<=)\s*(?P<most>\d{1,6})"
+                  r"|(?:≥|>=)\s*(?P<least>\d{1,6}))$")
+#: The "and up" end of a range ("5+").
+KEY_TOP = 999_999_999
+
+
+def _key_range(cell: str) -> tuple[int, int] | None:
+    """The numbers a first cell covers, ``(low, high)``, or None if it names no number."""
+    m = _KEY.match(cell.strip())
+    if m is None:
+        return None
+    if m["most"] is not None:
+        return 0, int(m["most"])
+    if m["least"] is not None:
+        return int(m["least"]), KEY_TOP
+    low = int(m["lo"])
+    return low, KEY_TOP if m["up"] else int(m["hi"]) if m["hi"] else low
+
+
+def _write_table_keys(conn: sqlite3.Connection) -> None:
+    """Fill ``table_keys``: the rows of each table not rolled (no die) whose every first cell names
+    numbers, with the numbers each covers."""
+    tables: dict[str, list[tuple[int, tuple[int, int] | None]]] = {}
+    for table_id, rowid, cells in conn.execute(
+            "SELECT r.table_id, u.rowid, r.cells FROM table_rows r JOIN rule_tables t ON t.id = r.table_id "
+            "JOIN units u ON u.id = r.unit_id WHERE t.dice IS NULL ORDER BY r.table_id, r.row_index"):
+        first = json.loads(cells)[:1]
+        tables.setdefault(table_id, []).append((rowid, _key_range(first[0]) if first else None))
+    conn.executemany("INSERT INTO table_keys (rowid, low, high) VALUES (?, ?, ?)",
+                     sorted((rowid, *rng) for keyed in tables.values() if all(rng for _r, rng in keyed)
+                            for rowid, rng in keyed))
+
+
 def _write_titles(conn: sqlite3.Connection) -> None:
     """Fill ``titles``: each section below a chapter by its title's folded words, with the rowids of
     its heading unit and of the last unit under it (units are in document order, so a section and
@@ -596,4 +632,5 @@ def write_extras(conn: sqlite3.Connection, progress: Progress | None = None) -> 
         "JOIN chapters c ON c.ruleset = u.ruleset AND c.chapter = u.chapter ORDER BY u.ord").fetchall()
     _write_glossary(conn, units)
     _write_search_units(conn, stems)
+    _write_table_keys(conn)
     _write_xrefs(conn, units)

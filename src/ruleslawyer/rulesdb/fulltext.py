@@ -24,7 +24,8 @@ matching every group comes first, as with AND, then units matching fewer, as wit
 - a question asking for a quantity ("how many", "what die") favours units stating a number, and
   more those whose number counts a thing it asks about ("how many phases": "a nine-phase list");
 - a number given with the rollable table it was rolled on ("rolled 25 for trauma", "97 on the d100")
-  favours that table's row whose faces hold it (``FACE_FACTOR``);
+  favours that table's row whose faces hold it (``FACE_FACTOR``), and a number given after the first
+  column's name of a table read by a number ("STR+SIZ 74") the row covering it (``KEY_FACTOR``);
 - an item of a list is also found through the unit introducing the list, its *lead-in* ("All basic
   actions cost 1 AP:" for "Attack: Make one melee or ranged attack"), and a table's row through its
   header ("AP Cost" for "Item, Pick Up | 1"), weighted like the titles above it, and says so
@@ -82,6 +83,10 @@ COUNT_FACTOR = 1.15
 #: A row of the rollable table the question names whose faces hold the number it gives ("rolled 25 for
 #: trauma") counts this much more.
 FACE_FACTOR = 3.0
+#: A row of a table read by a number covering the number given after its first column's name
+#: ("STR+SIZ 74") or with the table named ("damage modifier for 28"): the column's name may be a word
+#: of other rules too ("Endurance tier 3"), so less than a rolled face.
+KEY_FACTOR = 1.5
 SUPPLEMENT_FACTOR = 0.8
 SUPPLEMENT_PROSE_FACTOR = 0.85
 SUPPLEMENT_ROW_FACTOR = 0.93
@@ -354,7 +359,7 @@ class _Unit:
     __slots__ = ("cover", "bm", "ruleset", "factor", "supplement", "heading_only", "via", "items", "intro")
 
     def __init__(self, ruleset: str, kind: int, title: int, number: int, quantity: bool, counts: bool = False,
-                 items: int = 0, face: bool = False, intro: int = 0):
+                 items: int = 0, face: float = 1.0, intro: int = 0):
         self.items = items  # the list items it introduces, if it is a sentence ending in a colon
         self.intro = intro  # a row's: the paragraph introducing its table (0: none)
         self.cover = 0.0
@@ -369,9 +374,7 @@ class _Unit:
             factor *= NUMBER_FACTOR
         if counts:
             factor *= COUNT_FACTOR
-        if face:
-            factor *= FACE_FACTOR  # the row of the table named whose faces hold the number rolled
-        self.factor = factor
+        self.factor = factor * face  # the row of the table named whose faces hold the number rolled
         self.heading_only = False
         self.via: list[Part] = []
 
@@ -450,8 +453,9 @@ def _take(rows: list, p: Part, g: Group, label_bonus: float, capped: bool, compi
                 if bonus:
                     continue
                 ruleset, kind, title, number = meta[rowid][:4]
+                face = FACE_FACTOR if rowid in compiled.faces else KEY_FACTOR if rowid in compiled.keyed else 1.0
                 units[rowid] = _Unit(ruleset, kind, title, number, quantity, rowid in compiled.counted, meta[rowid][6],
-                                     rowid in compiled.faces, meta[rowid][7])
+                                     face, meta[rowid][7])
             best[rowid] = got = [0.0, 0.0, False, [], False]
         if value > got[0]:
             got[0] = value

@@ -179,15 +179,20 @@ class Compiled:
     it (its SQL statement, highlighting per ruleset)."""
 
     __slots__ = ("groups", "notes", "quantity", "definition", "sections", "lifted", "counted", "quoted", "faces",
-                 "cache")
+                 "keyed", "cache")
 
     def __init__(self, groups: tuple[Group, ...], notes: tuple[str, ...], quantity: bool, definition: bool,
                  sections: tuple[tuple[int, int], ...] = (), lifted: tuple[tuple[int, int], ...] = (),
-                 counted: frozenset[int] = frozenset(), quoted: tuple[int, ...] = (), faces: frozenset[int] = frozenset()):
+                 counted: frozenset[int] = frozenset(), quoted: tuple[int, ...] = (), faces: frozenset[int] = frozenset(),
+                 keyed: frozenset[int] = frozenset()):
         self.groups, self.notes, self.quantity, self.definition = groups, notes, quantity, definition
         #: the rows of a rollable table the question names whose faces hold a number it typed ("rolled
         #: 25 for trauma": the Trauma Table row 25)
         self.faces = faces
+        #: the rows of a table read by a number (``table_keys``) covering a number the question gives
+        #: right after the table's first column's name ("STR+SIZ 74": 71–80), or with the table named
+        #: ("damage modifier for 28")
+        self.keyed = keyed
         self.sections, self.lifted = sections, lifted
         #: the groups (each one part) of the phrases the GM quoted, of two or more words: a unit holds
         #: such a phrase only within a sentence ("fighting on" is not "…fighting. On a failure")
@@ -239,6 +244,10 @@ _FACE_SQL = ("SELECT u.rowid, r.cells, t.title, t.dice, r.low, r.high FROM table
              "ON t.id = r.table_id JOIN units u ON u.id = r.unit_id WHERE r.low <= ? AND r.high >= ? "
              "AND (? IS NULL OR t.ruleset = ?) ORDER BY t.id, r.row_index")
 
+_KEY_SQL = ("SELECT u.rowid, r.cells, t.title, t.columns FROM table_keys k JOIN units u ON u.rowid = k.rowid "
+            "JOIN table_rows r ON r.unit_id = u.id JOIN rule_tables t ON t.id = r.table_id "
+            "WHERE k.low <= ? AND k.high >= ? AND (? IS NULL OR t.ruleset = ?) ORDER BY t.id, r.row_index")
+
 
 class SearchData:
     """Search data of one database, read from the tables the build wrote and kept on its handle.
@@ -288,6 +297,15 @@ class SearchData:
 
         return [(rowid, json.loads(cells)[0], title, dice, low < high)
                 for rowid, cells, title, dice, low, high in rows(conn, _FACE_SQL, (face, face, ruleset, ruleset))]
+
+    def keyed_rows(self, conn: sqlite3.Connection, number: int, ruleset: str | None) -> list[tuple[int, str, str, str]]:
+        """``[(rowid, first cell as written, table title, first column's name)]``: the rows of tables read
+        by a number (``table_keys``) whose first cell covers ``number``, of ``ruleset`` (None: every
+        ruleset), in table and row order ("STR+SIZ" 71–80 for 74)."""
+        import json
+
+        return [(rowid, json.loads(cells)[0], title, (json.loads(columns) or [""])[0])
+                for rowid, cells, title, columns in rows(conn, _KEY_SQL, (number, number, ruleset, ruleset))]
 
     def words(self, conn: sqlite3.Connection, words) -> dict[str, tuple[str, int]]:
         """``{word: (stem, units holding the stem)}`` for the words the database knows."""
@@ -685,7 +703,7 @@ def _names(c: _Compiler, title: str, dice: str) -> bool:
     "table" and an aside in brackets ("trauma", "hit location"), or its die ("d100")."""
     named = {w for w in re.findall(r"[a-z0-9]+", re.sub(r"\(.*?\)", "", title.lower())) if w != "table"}
     c.learn(named)
-    return {c.stem(w) for w in named} <= c.said or dice.lower().lstrip("1") in {w.lstrip("1") for w in c.said}
+    return {c.stem(w) for w in named} <= c.said or bool(dice) and dice.lower().lstrip("1") in {w.lstrip("1") for w in c.said}
 
 
 def _singles(c: _Compiler, toks, used: list[bool]) -> list[tuple[int, Group]]:
@@ -825,9 +843,9 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
                             lambda r: r[0])) if quantity else frozenset()
     quoted = tuple(i for i, g in enumerate(kept[:len(groups)]) if len(g.parts) == 1 and len(g.parts[0].alts) == 1
                    and len(g.parts[0].alts[0].words) > 1)
-    faces, rolled = _faces(c, mended)
+    faces, rolled, keyed = _faces(c, mended)
     return Compiled(tuple(kept) + ((pairs,) if pairs else ()), tuple(dict.fromkeys(notes + rolled)),
-                    quantity, c.definition, sections, lifted, counted, quoted, faces)
+                    quantity, c.definition, sections, lifted, counted, quoted, faces, keyed)
 
 
 #: Scopes of the ``synonyms`` table that hold no synonym: a word's other forms (``=``) and a GM's short
@@ -863,11 +881,13 @@ def _numbers(words: list[str]) -> list[tuple[int, str]]:
     return out
 
 
-def _faces(c: _Compiler, toks) -> tuple[frozenset[int], list[str]]:
+def _faces(c: _Compiler, toks) -> tuple[frozenset[int], list[str], frozenset[int]]:
     """The rows of the rollable tables the question names (every word of the table's title but "table"
     and an aside in brackets, "trauma", "hit location"; or its die, "d100") whose faces hold a number it
-    typed: "rolled 25 for trauma" is the Trauma Table's row 24–25, whatever else holds a 25; and a note
-    for each number said in words ("roll: sixty is 60, in 60–61 (Trauma Table)")."""
+    typed: "rolled 25 for trauma" is the Trauma Table's row 24–25, whatever else holds a 25; a note
+    for each number said in words ("roll: sixty is 60, in 60–61 (Trauma Table)"); and the rows of the
+    tables read by a number that cover a number typed after the first column's name or with the
+    table named ("STR+SIZ 74", "damage modifier for 28": :attr:`Compiled.keyed`)."""
     numbers = _numbers([w for _t, p, _x in toks for w in (p if all(x in _NUMBER_WORDS for x in p) else [" ".join(p)])])
     out, notes = set(), []
     for face, words in numbers:
@@ -876,7 +896,33 @@ def _faces(c: _Compiler, toks) -> tuple[frozenset[int], list[str]]:
                 out.add(rowid)
                 if words:
                     notes.append(f"roll: {words} is {face}, in {written} ({title})")
-    return frozenset(out), notes
+    flat = [w for _t, p, _x in toks for w in p]
+    keyed = set()
+    for number in {int(w) for w in flat if w.isdecimal() and len(w) <= 6}:
+        for rowid, _written, title, column in c.data.keyed_rows(c.conn, number, c.ruleset):
+            if _after_column(flat, number, column) or _names(c, title, ""):
+                keyed.add(rowid)
+    return frozenset(out), notes, frozenset(keyed)
+
+
+#: Words that may stand between a column's name and the number given for it ("STR+SIZ of 74").
+_KEY_JOINS = frozenset({"of", "is", "at", "was", "in", "my", "our", "his", "her", "their", "a", "an"})
+
+
+def _after_column(flat: list[str], number: int, column: str) -> bool:
+    """Whether the question's words give ``number`` right after the column's name ("STR+SIZ 74",
+    "STR+SIZ of 74", "tier 2"; "tier" with some other number elsewhere is not)."""
+    name = re.findall(r"[a-z0-9]+", fold(column).lower())
+    if not name:
+        return False
+    for k in range(len(flat) - len(name) + 1):
+        if flat[k:k + len(name)] == name:
+            rest = flat[k + len(name):k + len(name) + 3]
+            while rest and rest[0] in _KEY_JOINS:
+                rest = rest[1:]
+            if rest and rest[0].isdecimal() and int(rest[0]) == number:
+                return True
+    return False
 
 
 def _unabbreviated(conn: sqlite3.Connection, data: SearchData, toks) -> tuple[list, list[str]]:
