@@ -1805,3 +1805,13 @@ def test_a_column_name_with_another_rules_number_does_not_displace_that_rule():
     # a number past the table's last row finds no row of it; "tier" with a number elsewhere names none
     assert not fulltext._compiled("STR+SIZ 200", "mythras", conn, data).keyed
     assert not fulltext._compiled("tier of trauma 3", "mastery", conn, data).keyed
+
+
+@pytest.mark.parametrize(("query", "row"), [
+    ("what length is a glaive", "darkmaster/supplement/weapons-by-name#15"),  # polearm
+    ("cudgel weapon length", "darkmaster/supplement/weapons-by-name#7"),  # club
+    ("does a dirk strike before a sword", "darkmaster/supplement/weapons-by-name#3"),  # dagger
+])
+def test_a_weapon_the_table_lists_under_another_name_finds_its_row(query, row):
+    # Weapons by name lists one name per weapon; a GM names its kin (glaive, cudgel, dirk)
+    assert ids(query, "darkmaster", 1) == [row]
