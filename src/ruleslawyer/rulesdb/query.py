@@ -887,7 +887,8 @@ def _faces(c: _Compiler, toks) -> tuple[frozenset[int], list[str], frozenset[int
     typed: "rolled 25 for trauma" is the Trauma Table's row 24–25, whatever else holds a 25; a note
     for each number said in words ("roll: sixty is 60, in 60–61 (Trauma Table)"); and the rows of the
     tables read by a number that cover a number typed after the first column's name or with the
-    table named ("STR+SIZ 74", "damage modifier for 28": :attr:`Compiled.keyed`)."""
+    table named ("STR+SIZ 74", "damage modifier for 28": :attr:`Compiled.keyed`), each noted
+    ("STR+SIZ: 74 is in 71–80 (Damage Modifier)")."""
     numbers = _numbers([w for _t, p, _x in toks for w in (p if all(x in _NUMBER_WORDS for x in p) else [" ".join(p)])])
     out, notes = set(), []
     for face, words in numbers:
@@ -899,9 +900,10 @@ def _faces(c: _Compiler, toks) -> tuple[frozenset[int], list[str], frozenset[int
     flat = [w for _t, p, _x in toks for w in p]
     keyed = set()
     for number in {int(w) for w in flat if w.isdecimal() and len(w) <= 6}:
-        for rowid, _written, title, column in c.data.keyed_rows(c.conn, number, c.ruleset):
+        for rowid, written, title, column in c.data.keyed_rows(c.conn, number, c.ruleset):
             if _after_column(flat, number, column) or _names(c, title, ""):
                 keyed.add(rowid)
+                notes.append(f"{column or 'row'}: {number} is in {written} ({title})")
     return frozenset(out), notes, frozenset(keyed)
 
 
