@@ -1820,3 +1820,57 @@ def test_a_column_name_with_another_rules_number_does_not_displace_that_rule():
 def test_a_weapon_the_table_lists_under_another_name_finds_its_row(query, row):
     # Weapons by name lists one name per weapon; a GM names its kin (glaive, cudgel, dirk)
     assert ids(query, "darkmaster", 1) == [row]
+
+
+@pytest.mark.parametrize("query", ["tier " + "9" * 4301 + " tier 2", "STR+SIZ " + "9" * 4301 + " 5",
+                                   "STR+SIZ " + "７" * 4301 + " STR+SIZ 74"])
+def test_a_number_too_long_to_read_is_only_a_word(query):
+    # any string is a valid query: a number of thousands of digits names no row (and raises nothing)
+    assert search(query, ruleset=None, limit=3) is not None
+
+
+@pytest.mark.parametrize(("query", "first"), [
+    ("STR+SIZ 0", "mythras/supplement/damage-modifier#2"),  # ≤5, not the "+0" row
+    # past the last row (111–120): no row is the answer, the paragraph saying how it goes on is
+    ("STR+SIZ 122", "mythras/supplement/damage-modifier#1"),
+])
+def test_the_row_covering_a_number_leads_and_the_tables_other_rows_give_way(query, first):
+    assert ids(query, "mythras", 1) == [first]
+
+
+def test_a_number_with_a_sign_or_far_from_the_name_reads_no_row():
+    from ruleslawyer.rulesdb import fulltext
+
+    conn, data = fulltext._data(open_rules())
+    for query in ("damage modifier +1 step when charging", "STR+SIZ -50", "damage modifier halved for two 2 handed"):
+        compiled = fulltext._compiled(query, "mythras", conn, data)
+        assert not compiled.keyed, query
+        assert not any(" is in " in n for n in compiled.notes), query
+
+
+def test_a_long_table_read_by_a_number_is_read_a_bounded_number_of_rows(tmp_path):
+    import time
+
+    from ruleslawyer.rulesdb import fulltext
+    from ruleslawyer.rulesdb.query import MAX_KEYED_ROWS
+
+    rows = "\n".join(f"| {n}+ | r{n} |" for n in range(1, 3001))  # every row covers 3,000 and up
+    rules = _house(tmp_path, "---\nruleset: homebrew\nchapter: scores\ntitle: Scores\n---\n\n# Scores\n\n"
+                             f"## Score table\n\n| Score | Result |\n|---|---|\n{rows}\n")
+    search("score 5", ruleset="homebrew", db=rules.path)  # warm: the handle's data
+    start = time.perf_counter()
+    hits = search("score 1 2 3 4 5 6 7 8 9 10", ruleset="homebrew", db=rules.path)
+    assert time.perf_counter() - start < 2.0
+    conn, data = fulltext._data(rules)
+    compiled = fulltext._compiled("score 5", "homebrew", conn, data)
+    assert len(compiled.keyed) + len(compiled.unkeyed) <= MAX_KEYED_ROWS
+    assert hits.hits
+
+
+@pytest.mark.parametrize(("query", "word"), [
+    ("what happens when I roll max on the die", "die"),  # the die rolled, not dying
+    ("half damage from parry round up or down", "down"),  # rounding, not a downed character
+])
+def test_a_word_read_as_what_it_means_here_meets_no_synonym_of_another_sense(query, word):
+    results = search(query, ruleset="mythras", limit=3)
+    assert not any(e.startswith(f"synonym: {word} →") for e in results.expansions)

@@ -84,8 +84,9 @@ COUNT_FACTOR = 1.15
 #: trauma") counts this much more.
 FACE_FACTOR = 3.0
 #: A row of a table read by a number covering the number given after its first column's name
-#: ("STR+SIZ 74") or with the table named ("damage modifier for 28"): the column's name may be a word
-#: of other rules too ("Endurance tier 3"), so less than a rolled face.
+#: ("STR+SIZ 74") or the table's ("damage modifier for 28") counts this much more, and that table's
+#: other rows this much less: the column's name may be a word of other rules too ("Endurance tier 3"),
+#: so less than a rolled face.
 KEY_FACTOR = 1.5
 SUPPLEMENT_FACTOR = 0.8
 SUPPLEMENT_PROSE_FACTOR = 0.85
@@ -453,7 +454,8 @@ def _take(rows: list, p: Part, g: Group, label_bonus: float, capped: bool, compi
                 if bonus:
                     continue
                 ruleset, kind, title, number = meta[rowid][:4]
-                face = FACE_FACTOR if rowid in compiled.faces else KEY_FACTOR if rowid in compiled.keyed else 1.0
+                face = (FACE_FACTOR if rowid in compiled.faces else KEY_FACTOR if rowid in compiled.keyed
+                        else 1.0 / KEY_FACTOR if rowid in compiled.unkeyed else 1.0)
                 units[rowid] = _Unit(ruleset, kind, title, number, quantity, rowid in compiled.counted, meta[rowid][6],
                                      face, meta[rowid][7])
             best[rowid] = got = [0.0, 0.0, False, [], False]

@@ -38,6 +38,8 @@ MAX_CORRECTED_LETTERS = 30
 #: Letters each word of a closed compound split in two has at least ("flatfooted": flat footed).
 MIN_SPLIT = 3
 MAX_BIGRAMS = 8
+#: At most this many rows of a table read by a number are weighed for one number a question gives for it.
+MAX_KEYED_ROWS = 200
 #: At most this many table rows whose range holds a number typed (:meth:`SearchData.covering`).
 MAX_COVERING = 8
 #: A match through a synonym counts this much of a match of the GM's own words; through a
@@ -179,20 +181,20 @@ class Compiled:
     it (its SQL statement, highlighting per ruleset)."""
 
     __slots__ = ("groups", "notes", "quantity", "definition", "sections", "lifted", "counted", "quoted", "faces",
-                 "keyed", "cache")
+                 "keyed", "unkeyed", "cache")
 
     def __init__(self, groups: tuple[Group, ...], notes: tuple[str, ...], quantity: bool, definition: bool,
                  sections: tuple[tuple[int, int], ...] = (), lifted: tuple[tuple[int, int], ...] = (),
                  counted: frozenset[int] = frozenset(), quoted: tuple[int, ...] = (), faces: frozenset[int] = frozenset(),
-                 keyed: frozenset[int] = frozenset()):
+                 keyed: frozenset[int] = frozenset(), unkeyed: frozenset[int] = frozenset()):
         self.groups, self.notes, self.quantity, self.definition = groups, notes, quantity, definition
         #: the rows of a rollable table the question names whose faces hold a number it typed ("rolled
         #: 25 for trauma": the Trauma Table row 25)
         self.faces = faces
         #: the rows of a table read by a number (``table_keys``) covering a number the question gives
-        #: right after the table's first column's name ("STR+SIZ 74": 71–80), or with the table named
-        #: ("damage modifier for 28")
-        self.keyed = keyed
+        #: right after the table's first column's name ("STR+SIZ 74": 71–80) or the table's name
+        #: ("damage modifier for 28"), and the other rows of those tables (not the one asked about)
+        self.keyed, self.unkeyed = keyed, unkeyed
         self.sections, self.lifted = sections, lifted
         #: the groups (each one part) of the phrases the GM quoted, of two or more words: a unit holds
         #: such a phrase only within a sentence ("fighting on" is not "…fighting. On a failure")
@@ -244,9 +246,11 @@ _FACE_SQL = ("SELECT u.rowid, r.cells, t.title, t.dice, r.low, r.high FROM table
              "ON t.id = r.table_id JOIN units u ON u.id = r.unit_id WHERE r.low <= ? AND r.high >= ? "
              "AND (? IS NULL OR t.ruleset = ?) ORDER BY t.id, r.row_index")
 
-_KEY_SQL = ("SELECT u.rowid, r.cells, t.title, t.columns FROM table_keys k JOIN units u ON u.rowid = k.rowid "
-            "JOIN table_rows r ON r.unit_id = u.id JOIN rule_tables t ON t.id = r.table_id "
-            "WHERE k.low <= ? AND k.high >= ? AND (? IS NULL OR t.ruleset = ?) ORDER BY t.id, r.row_index")
+_KEYED_TABLES_SQL = ("SELECT t.id, t.ruleset, t.title, t.columns FROM rule_tables t WHERE t.dice IS NULL AND EXISTS "
+                     "(SELECT 1 FROM table_rows r JOIN units u ON u.id = r.unit_id JOIN table_keys k ON k.rowid = u.rowid "
+                     "WHERE r.table_id = t.id) ORDER BY t.id")
+_KEY_ROWS_SQL = ("SELECT u.rowid, r.cells, k.low <= ? AND k.high >= ? FROM table_rows r JOIN units u ON u.id = r.unit_id "
+                 "JOIN table_keys k ON k.rowid = u.rowid WHERE r.table_id = ? ORDER BY r.row_index LIMIT ?")
 
 
 class SearchData:
@@ -275,6 +279,7 @@ class SearchData:
         self._labels: dict[str, list[tuple[int, int]]] = {}
         self._vocab: dict[int, list[tuple[str, int]]] | None = None
         self.compiled: dict[tuple[str, str | None], Compiled] = {}
+        self._keyed_tables: list[tuple[str, str, str, str]] | None = None
 
     def covering(self, conn: sqlite3.Connection, face: int, ruleset: str | None) -> list[tuple[str, str, str]]:
         """``[(range as written, table title, its die)]``: the rows of rollable tables whose range of faces
@@ -298,14 +303,23 @@ class SearchData:
         return [(rowid, json.loads(cells)[0], title, dice, low < high)
                 for rowid, cells, title, dice, low, high in rows(conn, _FACE_SQL, (face, face, ruleset, ruleset))]
 
-    def keyed_rows(self, conn: sqlite3.Connection, number: int, ruleset: str | None) -> list[tuple[int, str, str, str]]:
-        """``[(rowid, first cell as written, table title, first column's name)]``: the rows of tables read
-        by a number (``table_keys``) whose first cell covers ``number``, of ``ruleset`` (None: every
-        ruleset), in table and row order ("STR+SIZ" 71–80 for 74)."""
+    def keyed_tables(self, conn: sqlite3.Connection) -> list[tuple[str, str, str, str]]:
+        """``[(table id, ruleset, title, first column's name)]``: the tables read by a number
+        (``table_keys``), read once per handle."""
         import json
 
-        return [(rowid, json.loads(cells)[0], title, (json.loads(columns) or [""])[0])
-                for rowid, cells, title, columns in rows(conn, _KEY_SQL, (number, number, ruleset, ruleset))]
+        if self._keyed_tables is None:
+            self._keyed_tables = [(tid, rs, title, (json.loads(columns) or [""])[0])
+                                  for tid, rs, title, columns in rows(conn, _KEYED_TABLES_SQL)]
+        return self._keyed_tables
+
+    def keyed_rows(self, conn: sqlite3.Connection, table_id: str, number: int) -> list[tuple[int, str, bool]]:
+        """``[(rowid, first cell as written, covers number?)]``: the first ``MAX_KEYED_ROWS`` rows of the
+        table read by a number ``table_id``, in order ("STR+SIZ" 71–80 covers 74)."""
+        import json
+
+        return [(rowid, (json.loads(cells) or [""])[0], bool(covers))
+                for rowid, cells, covers in rows(conn, _KEY_ROWS_SQL, (number, number, table_id, MAX_KEYED_ROWS))]
 
     def words(self, conn: sqlite3.Connection, words) -> dict[str, tuple[str, int]]:
         """``{word: (stem, units holding the stem)}`` for the words the database knows."""
@@ -500,6 +514,8 @@ class _Compiler:
         entry's weight."""
         out: list[Alt | None] = []
         weight = 1.0
+        if self.dice and key == "die":  # the die rolled ("on the die"): not dying, nor death
+            return out, weight
         entries = [e for e in self.data.synonyms(self.conn, [(content, key)])[(content, key)]
                    if e[0] not in _WORD_SCOPES and (not e[0] or self.ruleset is None or e[0] == self.ruleset)]
         common = {ph for scope, phrases, _w in entries if not scope for ph in phrases}
@@ -843,9 +859,10 @@ def compile_query_text(query: str, conn: sqlite3.Connection, data: SearchData, r
                             lambda r: r[0])) if quantity else frozenset()
     quoted = tuple(i for i, g in enumerate(kept[:len(groups)]) if len(g.parts) == 1 and len(g.parts[0].alts) == 1
                    and len(g.parts[0].alts[0].words) > 1)
-    faces, rolled, keyed = _faces(c, mended)
-    return Compiled(tuple(kept) + ((pairs,) if pairs else ()), tuple(dict.fromkeys(notes + rolled)),
-                    quantity, c.definition, sections, lifted, counted, quoted, faces, keyed)
+    faces, rolled = _faces(c, mended)
+    keyed, unkeyed, read = _keyed(c, mended, _signed(text))
+    return Compiled(tuple(kept) + ((pairs,) if pairs else ()), tuple(dict.fromkeys(notes + rolled + read)),
+                    quantity, c.definition, sections, lifted, counted, quoted, faces, keyed, unkeyed)
 
 
 #: Scopes of the ``synonyms`` table that hold no synonym: a word's other forms (``=``) and a GM's short
@@ -881,14 +898,11 @@ def _numbers(words: list[str]) -> list[tuple[int, str]]:
     return out
 
 
-def _faces(c: _Compiler, toks) -> tuple[frozenset[int], list[str], frozenset[int]]:
+def _faces(c: _Compiler, toks) -> tuple[frozenset[int], list[str]]:
     """The rows of the rollable tables the question names (every word of the table's title but "table"
     and an aside in brackets, "trauma", "hit location"; or its die, "d100") whose faces hold a number it
-    typed: "rolled 25 for trauma" is the Trauma Table's row 24–25, whatever else holds a 25; a note
-    for each number said in words ("roll: sixty is 60, in 60–61 (Trauma Table)"); and the rows of the
-    tables read by a number that cover a number typed after the first column's name or with the
-    table named ("STR+SIZ 74", "damage modifier for 28": :attr:`Compiled.keyed`), each noted
-    ("STR+SIZ: 74 is in 71–80 (Damage Modifier)")."""
+    typed: "rolled 25 for trauma" is the Trauma Table's row 24–25, whatever else holds a 25; and a note
+    for each number said in words ("roll: sixty is 60, in 60–61 (Trauma Table)")."""
     numbers = _numbers([w for _t, p, _x in toks for w in (p if all(x in _NUMBER_WORDS for x in p) else [" ".join(p)])])
     out, notes = set(), []
     for face, words in numbers:
@@ -897,32 +911,63 @@ def _faces(c: _Compiler, toks) -> tuple[frozenset[int], list[str], frozenset[int
                 out.add(rowid)
                 if words:
                     notes.append(f"roll: {words} is {face}, in {written} ({title})")
+    return frozenset(out), notes
+
+
+#: A number typed with a sign ("+1 step", "-50"): a modifier, not a value to read a table by.
+_SIGNED = re.compile(r"(?<!\w)[+\-−](\d{1,6})(?!\w)")
+
+
+def _signed(text: str) -> frozenset[int]:
+    """The numbers ``text`` types with a sign."""
+    return frozenset(int(m) for m in _SIGNED.findall(text))
+
+
+def _keyed(c: _Compiler, toks, signed: frozenset[int]) -> tuple[frozenset[int], frozenset[int], list[str]]:
+    """For each table read by a number (:meth:`SearchData.keyed_tables`) that the question gives a
+    number for, right after the name of its first column or of the table itself ("STR+SIZ 74", "damage
+    modifier for 28"; not a number typed with a sign, "+1 step"): the rows covering it (each noted,
+    "STR+SIZ: 74 is in 71–80 (Damage Modifier)"), and the table's other rows, which are not the
+    one asked about (a number past the last row: all of them)."""
     flat = [w for _t, p, _x in toks for w in p]
-    keyed = set()
-    for number in {int(w) for w in flat if w.isdecimal() and len(w) <= 6}:
-        for rowid, written, title, column in c.data.keyed_rows(c.conn, number, c.ruleset):
-            if _after_column(flat, number, column) or _names(c, title, ""):
-                keyed.add(rowid)
-                notes.append(f"{column or 'row'}: {number} is in {written} ({title})")
-    return frozenset(out), notes, frozenset(keyed)
+    numbers = {int(w) for w in flat if w.isdecimal() and len(w) <= 6} - signed
+    keyed, unkeyed, notes = set(), set(), []
+    if not numbers:
+        return frozenset(), frozenset(), notes
+    for table_id, ruleset, title, column in c.data.keyed_tables(c.conn):
+        if c.ruleset is not None and ruleset != c.ruleset:
+            continue
+        title_words = [w for w in re.findall(r"[a-z0-9]+", fold(re.sub(r"\(.*?\)", "", title)).lower()) if w != "table"]
+        for number in sorted(numbers):
+            if not (_given_after(flat, number, column) or _given_after(flat, number, " ".join(title_words))):
+                continue
+            for rowid, written, covers in c.data.keyed_rows(c.conn, table_id, number):
+                if covers:
+                    keyed.add(rowid)
+                    notes.append(f"{column or title}: {number} is in {written} ({title})")
+                else:
+                    unkeyed.add(rowid)
+    return frozenset(keyed), frozenset(unkeyed - keyed), notes
 
 
-#: Words that may stand between a column's name and the number given for it ("STR+SIZ of 74").
-_KEY_JOINS = frozenset({"of", "is", "at", "was", "in", "my", "our", "his", "her", "their", "a", "an"})
+#: Words that may stand between a name and the number given for it ("STR+SIZ of 74", "damage
+#: modifier for a 28").
+_KEY_JOINS = frozenset({"of", "is", "at", "was", "in", "for", "my", "our", "his", "her", "their", "a", "an", "with"})
 
 
-def _after_column(flat: list[str], number: int, column: str) -> bool:
-    """Whether the question's words give ``number`` right after the column's name ("STR+SIZ 74",
-    "STR+SIZ of 74", "tier 2"; "tier" with some other number elsewhere is not)."""
-    name = re.findall(r"[a-z0-9]+", fold(column).lower())
-    if not name:
+def _given_after(flat: list[str], number: int, name: str) -> bool:
+    """Whether the question's words give ``number`` right after ``name``'s words, a few joining words
+    between at most ("STR+SIZ 74", "STR+SIZ of 74", "tier 2"; "tier" with some other number elsewhere
+    is not)."""
+    words = re.findall(r"[a-z0-9]+", fold(name).lower())
+    if not words:
         return False
-    for k in range(len(flat) - len(name) + 1):
-        if flat[k:k + len(name)] == name:
-            rest = flat[k + len(name):k + len(name) + 3]
+    for k in range(len(flat) - len(words) + 1):
+        if flat[k:k + len(words)] == words:
+            rest = flat[k + len(words):k + len(words) + 4]
             while rest and rest[0] in _KEY_JOINS:
                 rest = rest[1:]
-            if rest and rest[0].isdecimal() and int(rest[0]) == number:
+            if rest and rest[0].isdecimal() and len(rest[0]) <= 6 and int(rest[0]) == number:
                 return True
     return False
 
