@@ -77,3 +77,37 @@ def test_thousands_of_combatants_sequence_quickly_and_a_repeated_name_is_named_n
     assert exc.value.field == "combatants" and "'c7'" in exc.value.message and len(str(exc.value)) < 200
     with pytest.raises(RulesInputError, match="combatants: must hold 1 to 1,000 items, got 1,001"):
         sequence_from_dict({"combatants": [*mastery, {"name": "extra", "side": "pcs"}]})
+
+
+@pytest.mark.parametrize("args", [
+    ["search", "parry", "--ruleset", "x" + "a" * 200],
+    ["search", "parry", "--limit", "9" * 5000],
+    ["search", "parry", "--limit", "9" * 200, "--json"],
+    ["fight", "--rounds", "7" * 300, "--input", "nothing.json"],
+])
+def test_a_long_value_is_echoed_clipped(args, capsys):
+    # a refused value is echoed at most ECHO_CHARS characters long, then "…" and its length
+    try:
+        main(args)
+    except SystemExit:  # argparse's usage error exits 2
+        pass
+    out, err = capsys.readouterr()
+    said = out + err
+    assert "…" in said and len(said) < 1500, said[:300]
+
+
+@pytest.mark.parametrize(("text", "value"), [("12", 12), ("+3", 3), ("-4", -4), (" 5 ", 5)])
+def test_a_whole_number_option_reads_its_number(text, value):
+    from ruleslawyer.limits import whole_arg
+
+    assert whole_arg(text) == value
+
+
+@pytest.mark.parametrize("text", ["abc", "1.5", "", "9" * 31, "１x"])
+def test_a_whole_number_option_refuses_what_is_not_one(text):
+    import argparse
+
+    from ruleslawyer.limits import whole_arg
+
+    with pytest.raises(argparse.ArgumentTypeError):
+        whole_arg(text)

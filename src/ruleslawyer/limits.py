@@ -12,7 +12,8 @@ from __future__ import annotations
 
 __all__ = ["LIMITS", "INPUT_FILE_BYTES", "SOURCE_FILE_BYTES", "ECHO_CHARS", "DICE_COUNT", "DIE_SIDES",
            "DICE_MODIFIER", "TEMP_FILE_AGE_S", "NOTICE_SOURCE_BYTES", "INPUT_ITEMS", "INPUT_NAME_CHARS",
-           "INPUT_TEXT_CHARS", "INPUT_NUMBER", "INPUT_NUMBER_DIGITS", "INPUT_SEED", "clip", "megabytes"]
+           "INPUT_TEXT_CHARS", "INPUT_NUMBER", "INPUT_NUMBER_DIGITS", "INPUT_SEED", "clip", "megabytes",
+           "whole_arg"]
 
 #: Largest ``--input FILE.json`` (or standard input) the engine commands read, in bytes.
 INPUT_FILE_BYTES = 1_000_000
@@ -92,6 +93,21 @@ def clip(value: object, limit: int = ECHO_CHARS, *, quote: bool = True) -> str:
     if len(text) <= limit:
         return text
     return f"{text[:limit]}… ({len(text)} characters)"
+
+
+def whole_arg(text: str) -> int:
+    """A whole-number option as the command line reads it (argparse's ``type``): the number, else a
+    usage error echoing the text :func:`clip`-ped ("--limit 99…9" of 5,000 digits is no 5 KB message).
+
+    Raises:
+        argparse.ArgumentTypeError: not a whole number (of at most ``INPUT_NUMBER_DIGITS`` digits).
+    """
+    import argparse
+
+    digits = text.strip().lstrip("+-")
+    if not digits.isdecimal() or len(digits) > INPUT_NUMBER_DIGITS:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {clip(text)}")
+    return int(text)
 
 
 def megabytes(n: int) -> str:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ruleslawyer.errors import RulesDataError, RulesInputError
+from ruleslawyer.limits import clip
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -180,7 +181,7 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
     for r in rulesets():
         if r.id == ruleset_id:
             return r
-    raise RulesInputError("ruleset", f"unknown ruleset {ruleset_id!r}; choose one of: {', '.join(ruleset_ids())}")
+    raise RulesInputError("ruleset", f"unknown ruleset {clip(ruleset_id)}; choose one of: {', '.join(ruleset_ids())}")
 
 
 def all_rulings(ruleset: str | None = None) -> "list[Ruling]":

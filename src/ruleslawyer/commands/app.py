@@ -19,6 +19,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from ruleslawyer.limits import whole_arg
 
 __all__ = ["register", "voila_command", "app_notebook", "doctor_checks", "DEFAULT_HOST", "DEFAULT_PORT",
            "DEFAULT_CULL_IDLE_TIMEOUT", "DEFAULT_CULL_INTERVAL", "IOPUB_TIMEOUT", "WIDGET_STACK", "CHROMIUM"]
@@ -274,11 +275,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Serve the app notebook through Voila; idle kernels of closed tabs are culled.")
     p.add_argument("--host", default=DEFAULT_HOST,
                    help=f"address to listen on (default {DEFAULT_HOST}; 0.0.0.0 for every machine on the network)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
-    p.add_argument("--cull-idle-timeout", type=int, default=DEFAULT_CULL_IDLE_TIMEOUT, metavar="SECONDS",
+    p.add_argument("--port", type=whole_arg, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
+    p.add_argument("--cull-idle-timeout", type=whole_arg, default=DEFAULT_CULL_IDLE_TIMEOUT, metavar="SECONDS",
                    help="shut down a kernel whose tab is closed after this many idle seconds "
                         f"(default {DEFAULT_CULL_IDLE_TIMEOUT}; 0: never)")
-    p.add_argument("--cull-interval", type=int, default=DEFAULT_CULL_INTERVAL, metavar="SECONDS",
+    p.add_argument("--cull-interval", type=whole_arg, default=DEFAULT_CULL_INTERVAL, metavar="SECONDS",
                    help=f"how often to look for such kernels (default {DEFAULT_CULL_INTERVAL})")
     p.add_argument("--dry-run", action="store_true", help="print the Voila command instead of running it")
     p.set_defaults(func=_app)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from ruleslawyer.limits import whole_arg
 
 __all__ = ["register", "RULESET_ENV", "add_ruleset_option", "chosen_ruleset"]
 
@@ -52,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.__class__ = _SearchParser  # "-parry" is a word of the query, not an unknown option
     p.add_argument("query", nargs="+", help="words, \"a phrase\", or a prefix* (a word may start with -)")
     add_ruleset_option(p, "only this ruleset's rules")
-    p.add_argument("--limit", type=int, default=10, help="maximum hits (1-1000, default 10)")
+    p.add_argument("--limit", type=whole_arg, default=10, help="maximum hits (1-1000, default 10)")
     p.add_argument("--json", action="store_true", help="print the hits (and hint) as JSON")
     p.set_defaults(func=_search)
 

@@ -18,6 +18,7 @@ import sys
 
 from ruleslawyer.commands.engines import seed_arg
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.limits import whole_arg
 
 __all__ = ["register", "encounter_class"]
 
@@ -113,7 +114,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("fight", help="a whole fight across rounds: state carried, every change cited")
     p.add_argument("ruleset", metavar="RULESET", help="ruleset whose fight engine to use")
     p.add_argument("--input", metavar="FILE.json", help="combatants, rounds of declarations, optional dice")
-    p.add_argument("--rounds", type=int, metavar="N", help="play at most N of the input's rounds")
+    p.add_argument("--rounds", type=whole_arg, metavar="N", help="play at most N of the input's rounds")
     p.add_argument("--seed", type=seed_arg, help="seed the fight's dice (overrides the input's seed)")
     p.add_argument("--json", action="store_true", help="print each round and the saved fight as JSON")
     p.add_argument("--schema", action="store_true", help="print the input format and exit")

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.limits import clip
 
 from .words import WORD_RE, fold
 
@@ -241,7 +242,7 @@ def _scope(conn, ruleset: str | None, include_supplements: bool) -> tuple[list[s
     """The rulesets and source kinds audited, and their units in book order."""
     known = [r[0] for r in conn.execute("SELECT DISTINCT ruleset FROM chapters ORDER BY ruleset")]
     if ruleset is not None and ruleset not in known:
-        raise RulesInputError("ruleset", f"unknown ruleset {ruleset!r}; choose one of: {', '.join(known)}")
+        raise RulesInputError("ruleset", f"unknown ruleset {clip(ruleset)}; choose one of: {', '.join(known)}")
     kinds = ["chapter", "house-rules"] + (["supplement"] if include_supplements else [])
     rulesets = [ruleset] if ruleset else known
     marks, rmarks = ",".join("?" * len(kinds)), ",".join("?" * len(rulesets))

@@ -51,6 +51,7 @@ import re
 import sqlite3
 
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.limits import clip
 
 from .query import (MAX_CORRECTED_LETTERS, META_SQL, Compiled, Group, Part, SearchData, _in, compile_query_text,
                     rows as _rows)
@@ -816,7 +817,7 @@ def search(query: str, ruleset: str | None = SESSION, limit: int = 10, *,
     ruleset = in_session(ruleset, rules=handle)
     conn, data = _data(handle)
     if ruleset is not None and ruleset not in data.rulesets:
-        raise RulesInputError("ruleset", f"unknown ruleset {ruleset!r}; choose one of: {', '.join(data.rulesets)}")
+        raise RulesInputError("ruleset", f"unknown ruleset {clip(ruleset)}; choose one of: {', '.join(data.rulesets)}")
     if query is None:
         query = ""
     elif not isinstance(query, str):

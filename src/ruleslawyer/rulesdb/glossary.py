@@ -11,6 +11,7 @@ citation id.
 from __future__ import annotations
 
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.limits import clip
 
 import difflib
 from dataclasses import asdict, dataclass
@@ -140,7 +141,7 @@ def glossary(ruleset: str | None = None, *, db=None, rules=None) -> list[Definit
     conn = connect(rules or db)
     known = [r[0] for r in conn.execute("SELECT DISTINCT ruleset FROM chapters ORDER BY ruleset")]
     if ruleset is not None and ruleset not in known:
-        raise RulesInputError("ruleset", f"unknown ruleset {ruleset!r}; choose one of: {', '.join(known)}")
+        raise RulesInputError("ruleset", f"unknown ruleset {clip(ruleset)}; choose one of: {', '.join(known)}")
     rows = conn.execute(_SQL + (" WHERE g.ruleset = ?" if ruleset else "") + " ORDER BY g.key, u.ord",
                         (ruleset,) if ruleset else ())
     return [Definition(*r[:8]) for r in rows]

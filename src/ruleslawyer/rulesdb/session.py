@@ -20,6 +20,7 @@ from __future__ import annotations
 import weakref
 
 from ruleslawyer.errors import RulesInputError
+from ruleslawyer.limits import clip
 
 from .handle import resolve_rules
 
@@ -71,7 +72,7 @@ def match_ruleset(value, known, *, field: str = "ruleset", extra: str = "") -> s
         return None
     found = next((k for k in known if k.casefold() == want), None)
     if found is None:
-        raise RulesInputError(field, f"unknown ruleset {value!r}; choose one of: {', '.join(known)}{extra}")
+        raise RulesInputError(field, f"unknown ruleset {clip(value)}; choose one of: {', '.join(known)}{extra}")
     return found
 
 
