@@ -1874,3 +1874,20 @@ def test_a_long_table_read_by_a_number_is_read_a_bounded_number_of_rows(tmp_path
 def test_a_word_read_as_what_it_means_here_meets_no_synonym_of_another_sense(query, word):
     results = search(query, ruleset="mythras", limit=3)
     assert not any(e.startswith(f"synonym: {word} →") for e in results.expansions)
+
+
+@pytest.mark.parametrize(("query", "row"), [
+    ("AP to steer my horse mid fight", "mastery/combat/actions-and-reactions/other-actions#7"),  # Mount, Direct
+    ("throw myself flat to avoid arrows, AP cost", "mastery/combat/actions-and-reactions/other-actions#10"),  # Prone, Fall
+    ("which trauma results are purely cosmetic", "mastery/combat/wounds-injuries-and-trauma/trauma-table#58"),
+    ("my face is scarred, am I scarier now", "mastery/combat/wounds-injuries-and-trauma/trauma-table#56"),
+])
+def test_a_table_row_described_in_table_talk_leads(query, row):
+    # a GM describes the row's effect, not its name: steering is Direct, flat is Prone, cosmetic is "No
+    # mechanical effect", scarier is Presence (Intimidation)
+    assert ids(query, "mastery", 1) == [row]
+
+
+def test_a_joint_out_of_its_socket_is_dislocated():
+    assert set(ids("my shoulder got knocked out of its socket", "mastery", 2)) == {
+        "mastery/combat/wounds-injuries-and-trauma/trauma-table#47", "mastery/combat/wounds-injuries-and-trauma/trauma-table#48"}
