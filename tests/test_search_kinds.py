@@ -1797,6 +1797,7 @@ def test_a_number_given_for_a_table_read_by_it_leads_with_its_row(query, ruleset
 def test_a_number_read_on_a_table_says_which_row_holds_it():
     results = search("STR+SIZ 74", ruleset="mythras", limit=1)
     assert "STR+SIZ: 74 is in 71–80 (Damage Modifier)" in results.expansions
+    assert results.hits[0].matched_via == ("STR+SIZ: 74 is in 71–80 (Damage Modifier)",)  # the row says it too
 
 
 def test_a_column_name_with_another_rules_number_does_not_displace_that_rule():

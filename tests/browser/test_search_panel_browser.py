@@ -62,3 +62,18 @@ def test_a_face_typed_shows_its_table_row_and_why(voila_page):
     assert [m.strip() for m in snippet.locator("mark").all_inner_texts()][:2] == ["86", "99"]
     assert "roll: 96 is in 86–99 (Trauma Table)" in panel.locator(".rl-via").first.inner_text()
     shot(page, "search-face-rolled")
+
+
+def test_a_number_read_on_a_table_shows_its_row_under_the_tables_header(voila_page):
+    # "STR+SIZ 74" (every ruleset): Damage Modifier's row 71–80 first, the line saying which row holds
+    # the number, and the table's header it sits under, its column's words marked
+    page = voila_page
+    tab(page, "Search")
+    panel = page.locator(".rl-search-panel").first
+    panel.locator(".rl-query input").fill("STR+SIZ 74")
+    panel.locator('.rl-hit-id[data-rule-id="mythras/supplement/damage-modifier#14"]').wait_for(state="visible")
+    assert "STR+SIZ: 74 is in 71–80 (Damage Modifier)" in panel.locator(".rl-via").first.inner_text()
+    under = panel.locator(".rl-hit-heading", has_text="in the table under:").first
+    assert under.inner_text().strip() == "in the table under: STR+SIZ · Damage Modifier"
+    assert under.locator("mark").all_inner_texts() == ["STR", "SIZ"]
+    shot(page, "search-keyed-row")

@@ -751,6 +751,8 @@ def _hits(conn: sqlite3.Connection, data: SearchData, ranked: list[tuple[float, 
             marked = _mark(_heading(trail, heading), pats["all"], 0, tokens) if u.heading_only else ""
             listed = _mark(lead_in, pats["all"], SNIPPET_CHARS, tokens) if u.heading_only and lead_in else ""
             via = _via(u, f"{body}\n{heading}\n{trail}\n{lead_in}", pats, tokens)
+        if r in compiled.keyed:  # the row a number was read on says so ("STR+SIZ: 74 is in 71–80")
+            via = (*via, compiled.keyed[r])
         if "<mark>" not in listed:
             listed = ""
         elif "<mark>" not in marked:

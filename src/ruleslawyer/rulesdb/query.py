@@ -186,15 +186,16 @@ class Compiled:
     def __init__(self, groups: tuple[Group, ...], notes: tuple[str, ...], quantity: bool, definition: bool,
                  sections: tuple[tuple[int, int], ...] = (), lifted: tuple[tuple[int, int], ...] = (),
                  counted: frozenset[int] = frozenset(), quoted: tuple[int, ...] = (), faces: frozenset[int] = frozenset(),
-                 keyed: frozenset[int] = frozenset(), unkeyed: frozenset[int] = frozenset()):
+                 keyed: dict[int, str] | None = None, unkeyed: frozenset[int] = frozenset()):
         self.groups, self.notes, self.quantity, self.definition = groups, notes, quantity, definition
         #: the rows of a rollable table the question names whose faces hold a number it typed ("rolled
         #: 25 for trauma": the Trauma Table row 25)
         self.faces = faces
         #: the rows of a table read by a number (``table_keys``) covering a number the question gives
         #: right after the table's first column's name ("STR+SIZ 74": 71–80) or the table's name
-        #: ("damage modifier for 28"), and the other rows of those tables (not the one asked about)
-        self.keyed, self.unkeyed = keyed, unkeyed
+        #: ("damage modifier for 28"), each with its note ("STR+SIZ: 74 is in 71–80 (Damage Modifier)"),
+        #: and the other rows of those tables (not the one asked about)
+        self.keyed, self.unkeyed = keyed or {}, unkeyed
         self.sections, self.lifted = sections, lifted
         #: the groups (each one part) of the phrases the GM quoted, of two or more words: a unit holds
         #: such a phrase only within a sentence ("fighting on" is not "…fighting. On a failure")
@@ -923,7 +924,7 @@ def _signed(text: str) -> frozenset[int]:
     return frozenset(int(m) for m in _SIGNED.findall(text))
 
 
-def _keyed(c: _Compiler, toks, signed: frozenset[int]) -> tuple[frozenset[int], frozenset[int], list[str]]:
+def _keyed(c: _Compiler, toks, signed: frozenset[int]) -> tuple[dict[int, str], frozenset[int], list[str]]:
     """For each table read by a number (:meth:`SearchData.keyed_tables`) that the question gives a
     number for, right after the name of its first column or of the table itself ("STR+SIZ 74", "damage
     modifier for 28"; not a number typed with a sign, "+1 step"): the rows covering it (each noted,
@@ -931,9 +932,10 @@ def _keyed(c: _Compiler, toks, signed: frozenset[int]) -> tuple[frozenset[int], 
     one asked about (a number past the last row: all of them)."""
     flat = [w for _t, p, _x in toks for w in p]
     numbers = {int(w) for w in flat if w.isdecimal() and len(w) <= 6} - signed
-    keyed, unkeyed, notes = set(), set(), []
+    keyed: dict[int, str] = {}
+    unkeyed, notes = set(), []
     if not numbers:
-        return frozenset(), frozenset(), notes
+        return keyed, frozenset(), notes
     for table_id, ruleset, title, column in c.data.keyed_tables(c.conn):
         if c.ruleset is not None and ruleset != c.ruleset:
             continue
@@ -943,11 +945,11 @@ def _keyed(c: _Compiler, toks, signed: frozenset[int]) -> tuple[frozenset[int], 
                 continue
             for rowid, written, covers in c.data.keyed_rows(c.conn, table_id, number):
                 if covers:
-                    keyed.add(rowid)
-                    notes.append(f"{column or title}: {number} is in {written} ({title})")
+                    keyed[rowid] = f"{column or title}: {number} is in {written} ({title})"
+                    notes.append(keyed[rowid])
                 else:
                     unkeyed.add(rowid)
-    return frozenset(keyed), frozenset(unkeyed - keyed), notes
+    return keyed, frozenset(unkeyed - keyed.keys()), notes
 
 
 #: Words that may stand between a name and the number given for it ("STR+SIZ of 74", "damage
