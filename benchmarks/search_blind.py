@@ -132,7 +132,8 @@ SETS = (("heldout", "held-out half: nobody tunes on it (the goal: Recall@3 >= 0.
         ("tuning21", "twenty-first tuning set"), ("tuning22", "twenty-second tuning set"),
         ("tuning23", "twenty-third tuning set"), ("tuning24", "twenty-fourth tuning set"),
         ("tuning25", "twenty-fifth tuning set"), ("tuning26", "twenty-sixth tuning set"),
-        ("tuning27", "twenty-seventh tuning set"), ("tuning28", "twenty-eighth tuning set"))
+        ("tuning27", "twenty-seventh tuning set"), ("tuning28", "twenty-eighth tuning set"),
+        ("tuning29", "twenty-ninth tuning set"))
 
 
 def markdown(rules) -> list[str]:
