@@ -132,3 +132,26 @@ def test_header_lists_only_the_source_kinds_present(report, tmp_path):
     build(db, house_rules=house)
     assert audit(db=db).scope["kinds"] == ["chapter", "house-rules"]
     assert audit("mastery", db=db).scope["kinds"] == ["chapter"]
+
+
+def test_a_table_read_by_a_number_with_backward_or_crossing_ranges_is_reported(tmp_path):
+    # "10–6" runs backwards (no number finds it); "1–8" and "5–10" both cover 5 to 8
+    from ruleslawyer.rulesdb.builder import build
+
+    house = tmp_path / "house"
+    house.mkdir()
+    (house / "loads.md").write_text(
+        "---\nruleset: house\nruleset_title: House\nchapter: loads\ntitle: Loads\nkind: house-rules\n"
+        "provenance: our table\n---\n\n# Loads\n\n## Encumbrance\n\n| Weight | Effect |\n|---|---|\n"
+        "| 1–8 | light |\n| 5–10 | heavy |\n| 10–6 | reversed |\n| 11+ | crushing |\n", encoding="utf-8")
+    db = tmp_path / "rules.db"
+    build(db, house_rules=house)
+    report = audit("house", db=db)
+    loads = next(t for t in report.tables if t["id"].startswith("house/"))
+    assert loads["reversed_ranges"] == ["10–6"]
+    assert loads["overlapping_rows"] == ["rows 1 and 2"]
+    md = report.to_markdown()
+    assert "rows 1 and 2" in md and "| `" + loads["id"] + "` | 10–6 |" in md
+    # the book's tables read by a number are sound
+    sound = audit(include_supplements=True)
+    assert all(not t["reversed_ranges"] and not t["overlapping_rows"] for t in sound.tables)

@@ -56,7 +56,9 @@ class AuditReport:
         resolved: ``{from_id, text, target_id}`` per prose reference resolved to a section or table.
         truncated_lists: ``{id, text, problem}`` per announced list that never comes (or differs in length).
         undefined_terms: ``{term, ruleset, count, first_id}``, most used first.
-        tables: ``{id, rows, dice, faces, covered, gaps, overlaps, empty_cells}`` per table.
+        tables: ``{id, rows, dice, faces, covered, gaps, overlaps, empty_cells, reversed_ranges,
+            overlapping_rows}`` per table (the last two for a table read by a number: first cells
+            whose range runs backwards, "10–6"; pairs of rows covering some number both).
         missing_tables: ``{from_id, text}`` per table the text names that does not exist.
         rulings: ``{id, ruleset, provenance, question, default, alternatives, cites, missing_cites}``.
         problems: engine packages that failed to import, as ``package: error``.
@@ -116,8 +118,13 @@ class AuditReport:
         lines += ["## Tables", ""]
         lines += table(["table", "rows", "die", "covered", "gaps", "overlaps", "empty cells"],
                        [[f"`{t['id']}`", t["rows"], t["dice"] or "", f"{t['covered']}/{t['faces']}" if t["dice"] else "",
-                         ", ".join(map(str, t["gaps"])), ", ".join(map(str, t["overlaps"])), t["empty_cells"]]
+                         ", ".join(map(str, t["gaps"])), ", ".join(map(str, t["overlaps"]
+                                                                         or t["overlapping_rows"])), t["empty_cells"]]
                         for t in self.tables])
+        backwards = [(t["id"], r) for t in self.tables for r in t["reversed_ranges"]]
+        if backwards:
+            lines += ["Rows of tables read by a number whose range runs backwards (no number finds them):", ""]
+            lines += table(["table", "first cell"], [[f"`{tid}`", r] for tid, r in backwards])
         lines += ["Tables named in the text but not in the database:", ""]
         lines += table(["in", "reference"], [[f"`{m['from_id']}`", m["text"]] for m in self.missing_tables])
         lines += ["## Rulings", ""]
@@ -303,11 +310,26 @@ def _table_coverage(conn, rulesets: list[str]) -> list[dict]:
                 for f in range(low, high + 1):
                     faces[f] = faces.get(f, 0) + 1
         empty = sum(1 for cells, _, _ in rows for c in json.loads(cells) if not str(c).strip())
+        reversed_ranges, crossing = _key_problems(conn, tid)
         tables.append({"id": tid, "rows": len(rows), "dice": dice, "faces": sides or 0,
                        "covered": len(faces) if sides else 0,
                        "gaps": [f for f in range(1, (sides or 0) + 1) if f not in faces],
-                       "overlaps": sorted(f for f, n in faces.items() if n > 1), "empty_cells": empty})
+                       "overlaps": sorted(f for f, n in faces.items() if n > 1), "empty_cells": empty,
+                       "reversed_ranges": reversed_ranges, "overlapping_rows": crossing})
     return tables
+
+
+def _key_problems(conn, table_id: str) -> tuple[list[str], list[str]]:
+    """For a table read by a number (``table_keys``): the first cells whose range runs backwards
+    ("10–6", which no number finds), and the pairs of rows covering some number both ("rows 2 and 3")."""
+    keys = conn.execute("SELECT r.row_index, r.cells, k.low, k.high FROM table_rows r JOIN units u ON u.id = r.unit_id "
+                        "JOIN table_keys k ON k.rowid = u.rowid WHERE r.table_id = ? ORDER BY r.row_index",
+                        (table_id,)).fetchall()
+    backwards = [json.loads(cells)[0] for _i, cells, low, high in keys if low > high]
+    spans = sorted((low, high, i) for i, _c, low, high in keys if low <= high)
+    crossing = [f"rows {min(a[2], b[2])} and {max(a[2], b[2])}"
+                for k, a in enumerate(spans) for b in spans[k + 1:] if b[0] <= a[1]]
+    return backwards, crossing[:20]
 
 
 def audit(ruleset: str | None = None, *, include_supplements: bool = False, rulings=None,
