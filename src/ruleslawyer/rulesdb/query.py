@@ -715,10 +715,16 @@ def _covering(c: _Compiler, typed: str, word: str, factor: float = 1.0) -> list[
                     if bare or "roll" in said or _names(c, title, dice)]
 
 
+def _title_words(title: str) -> list[str]:
+    """The words naming a table: its title's but "table" and an aside in brackets ("Hit location
+    (humanoid)": hit, location)."""
+    return [w for w in re.findall(r"[a-z0-9]+", fold(re.sub(r"\(.*?\)", "", title)).lower()) if w != "table"]
+
+
 def _names(c: _Compiler, title: str, dice: str) -> bool:
     """Whether the question names the rollable table titled ``title``: every word of the title but
     "table" and an aside in brackets ("trauma", "hit location"), or its die ("d100")."""
-    named = {w for w in re.findall(r"[a-z0-9]+", re.sub(r"\(.*?\)", "", title.lower())) if w != "table"}
+    named = set(_title_words(title))
     c.learn(named)
     return {c.stem(w) for w in named} <= c.said or bool(dice) and dice.lower().lstrip("1") in {w.lstrip("1") for w in c.said}
 
@@ -939,9 +945,9 @@ def _keyed(c: _Compiler, toks, signed: frozenset[int]) -> tuple[dict[int, str], 
     for table_id, ruleset, title, column in c.data.keyed_tables(c.conn):
         if c.ruleset is not None and ruleset != c.ruleset:
             continue
-        title_words = [w for w in re.findall(r"[a-z0-9]+", fold(re.sub(r"\(.*?\)", "", title)).lower()) if w != "table"]
+        named = " ".join(_title_words(title))
         for number in sorted(numbers):
-            if not (_given_after(flat, number, column) or _given_after(flat, number, " ".join(title_words))):
+            if not (_given_after(flat, number, column) or _given_after(flat, number, named)):
                 continue
             for rowid, written, covers in c.data.keyed_rows(c.conn, table_id, number):
                 if covers:
