@@ -84,6 +84,10 @@ def test_thousands_of_combatants_sequence_quickly_and_a_repeated_name_is_named_n
     ["search", "parry", "--limit", "9" * 5000],
     ["search", "parry", "--limit", "9" * 200, "--json"],
     ["fight", "--rounds", "7" * 300, "--input", "nothing.json"],
+    ["trauma", "--seed", "9" * 5000],  # more digits than int() reads
+    ["trauma", "--ruling", "x" * 5000],
+    ["exchange", "mastery", "--ruling", "x" * 5000],
+    ["fight", "mastery", "--ruling", "x" * 5000],
 ])
 def test_a_long_value_is_echoed_clipped(args, capsys):
     # a refused value is echoed at most ECHO_CHARS characters long, then "…" and its length
@@ -111,3 +115,13 @@ def test_a_whole_number_option_refuses_what_is_not_one(text):
 
     with pytest.raises(argparse.ArgumentTypeError):
         whole_arg(text)
+
+
+def test_an_unknown_weapon_is_echoed_clipped():
+    from ruleslawyer.rulesdb import open_rules
+    from ruleslawyer.rulesets.darkmaster import find_length
+
+    with pytest.raises(RulesInputError) as exc:
+        find_length("greatclub" * 500, open_rules())
+    assert exc.value.field == "weapon_length"
+    assert "… (4502 characters)" in exc.value.message and len(exc.value.message) < 1000

@@ -21,7 +21,8 @@ from ruleslawyer.errors import RulesInputError
 import argparse
 from collections.abc import Callable, Iterator
 
-__all__ = ["HANDLERS", "COMMANDS", "register", "add_option", "rulesets_for", "read_json", "read_object", "seed_arg"]
+__all__ = ["HANDLERS", "COMMANDS", "register", "add_option", "rulesets_for", "read_json", "read_object", "seed_arg",
+           "ruling_arg"]
 
 #: Subcommands and their help line.
 COMMANDS: dict[str, str] = {
@@ -162,19 +163,25 @@ def seed_arg(text: str) -> int:
     (:func:`ruleslawyer.inputs.seed`, ``limits.INPUT_SEED``); else a usage error naming the bound."""
     from ruleslawyer.limits import INPUT_SEED
 
+    from ruleslawyer.limits import clip
+
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {clip(text)}") from None
     if not -INPUT_SEED <= value <= INPUT_SEED:
         raise argparse.ArgumentTypeError(f"must be a whole number from {-INPUT_SEED:,} to {INPUT_SEED:,}, "
                                          f"got a number of {len(text.lstrip('+-'))} digits")
     return value
 
 
-def _ruling(text: str) -> tuple[str, str]:
+def ruling_arg(text: str) -> tuple[str, str]:
+    """``--ruling ID=ANSWER`` as argparse reads it: ``(id, answer)``, stripped; else a usage error
+    echoing the text clipped (``limits.clip``)."""
+    from ruleslawyer.limits import clip
+
     if "=" not in text:
-        raise argparse.ArgumentTypeError(f"expected ID=ANSWER, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected ID=ANSWER, got {clip(text)}")
     key, _, value = text.partition("=")
     return key.strip(), value.strip()
 
@@ -197,7 +204,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--seed", type=seed_arg, help="seed the dice so the result can be repeated")
         p.add_argument("--json", action="store_true", help="print the result and trace as JSON")
         p.add_argument("--schema", action="store_true", help="print the documented input format and exit")
-        p.add_argument("--ruling", action="append", type=_ruling, metavar="ID=ANSWER",
+        p.add_argument("--ruling", action="append", type=ruling_arg, metavar="ID=ANSWER",
                        help="override a registered ruling (repeatable); see `ruleslawyer rulings`")
         p.set_defaults(func=_dispatch)
         _PARSERS[command] = p

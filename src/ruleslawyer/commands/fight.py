@@ -16,7 +16,7 @@ import argparse
 import importlib
 import sys
 
-from ruleslawyer.commands.engines import seed_arg
+from ruleslawyer.commands.engines import ruling_arg, seed_arg
 from ruleslawyer.errors import RulesInputError
 from ruleslawyer.limits import whole_arg
 
@@ -103,13 +103,6 @@ def _not_played(count: int, last: int) -> str:
             f"{'was' if count == 1 else 'were'} not played")
 
 
-def _ruling(text: str) -> tuple[str, str]:
-    if "=" not in text:
-        raise argparse.ArgumentTypeError(f"expected ID=ANSWER, got {text!r}")
-    key, _, value = text.partition("=")
-    return key.strip(), value.strip()
-
-
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("fight", help="a whole fight across rounds: state carried, every change cited")
     p.add_argument("ruleset", metavar="RULESET", help="ruleset whose fight engine to use")
@@ -118,7 +111,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=seed_arg, help="seed the fight's dice (overrides the input's seed)")
     p.add_argument("--json", action="store_true", help="print each round and the saved fight as JSON")
     p.add_argument("--schema", action="store_true", help="print the input format and exit")
-    p.add_argument("--ruling", action="append", type=_ruling, metavar="ID=ANSWER", default=[],
+    p.add_argument("--ruling", action="append", type=ruling_arg, metavar="ID=ANSWER", default=[],
                    help="override a registered ruling (repeatable)")
     p.set_defaults(func=lambda args: _fight(_with_rulings(args)))
 

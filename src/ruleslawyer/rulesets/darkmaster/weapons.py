@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ruleslawyer.errors import RulesDataError, RulesInputError
+from ruleslawyer.limits import clip
 from ruleslawyer.rulesdb.handle import Rules
 from ruleslawyer.trace import Citation, RulingUse, resolve_ruling
 
@@ -70,7 +71,7 @@ def find_length(text: object, rules: Rules, overrides: Mapping[str, str] | None 
         return WeaponLength(by_length[key])
     weapon = _tables.weapons(rules).get(key)
     if weapon is None:
-        raise RulesInputError(field, f"unknown weapon length or weapon {text!r}; allowed: {_allowed(rules)}")
+        raise RulesInputError(field, f"unknown weapon length or weapon {clip(text)}; allowed: {_allowed(rules)}")
     if weapon.length is None:
         raise RulesInputError(field, f"{weapon.name} is a ranged weapon ({weapon.row.unit_id}): declare a ranged "
                                      f"action with it; a melee attack needs one of {_allowed(rules)}")

@@ -124,13 +124,6 @@ def _health(args) -> int:
                                 rules=args.rules), args.json)
 
 
-def _ruling(text: str) -> tuple[str, str]:
-    if "=" not in text:
-        raise argparse.ArgumentTypeError(f"expected ID=ANSWER, got {text!r}")
-    k, _, v = text.partition("=")
-    return k.strip(), v.strip()
-
-
 def register(sub: argparse._SubParsersAction) -> None:
     engines.HANDLERS[("exchange", "mastery")] = _exchange
     engines.HANDLERS[("sequence", "mastery")] = _sequence
@@ -147,7 +140,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sheet", metavar="FILE.json", help="a trauma sheet to update {traumas, lost, punctured_lungs} "
                                                         "(see --schema)")
     p.add_argument("--schema", action="store_true", help="print the trauma sheet's format (JSON Schema) and exit")
-    p.add_argument("--ruling", action="append", type=_ruling, metavar="ID=ANSWER", help="override a ruling")
+    p.add_argument("--ruling", action="append", type=engines.ruling_arg, metavar="ID=ANSWER", help="override a ruling")
     p.add_argument("--json", action="store_true", help="print the result and trace as JSON")
     p.set_defaults(func=_trauma)
 
