@@ -376,7 +376,8 @@ class _Unit:
             factor *= NUMBER_FACTOR
         if counts:
             factor *= COUNT_FACTOR
-        self.factor = factor * face  # the row of the table named whose faces hold the number rolled
+        # a row a number was read on: FACE_FACTOR (a rolled face) or KEY_FACTOR, its table's other rows 1/KEY_FACTOR
+        self.factor = factor * face
         self.heading_only = False
         self.via: list[Part] = []
 
